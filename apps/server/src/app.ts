@@ -1,0 +1,71 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Database } from './db/database';
+import type { Env } from './env';
+import type { Messenger } from './messaging/messenger';
+import { registerErrorHandling } from './plugins/error-handler';
+import { registerOpenApi } from './plugins/openapi';
+import { registerSecurity } from './plugins/security';
+import { registerWebApp } from './plugins/web-app';
+import { devOutboxRoutes } from './routes/dev-outbox';
+import { healthRoutes } from './routes/health';
+import { kioskRoutes } from './routes/kiosks';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    env: Env;
+    database: Database;
+    messenger: Messenger;
+  }
+}
+
+export interface AppDependencies {
+  env: Env;
+  database: Database;
+  messenger: Messenger;
+  /** pino options or a ready logger; defaults to pino at env.LOG_LEVEL. */
+  logger?: FastifyServerOptions['logger'];
+  loggerInstance?: FastifyServerOptions['loggerInstance'];
+}
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Builds the server in fastify/demo's order: external plugins (security, cookies, rate limit), then the app's
+ * own (database, messenger), then the routes, then the web app and its SPA fallback.
+ */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const { env } = deps;
+  const app = Fastify({
+    ...(deps.loggerInstance
+      ? { loggerInstance: deps.loggerInstance }
+      : {
+          logger: deps.logger ?? {
+            level: env.LOG_LEVEL,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+          },
+        }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    trustProxy: env.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('env', env);
+  app.decorate('database', deps.database);
+  app.decorate('messenger', deps.messenger);
+
+  registerErrorHandling(app);
+  await registerSecurity(app, env);
+  await registerOpenApi(app);
+
+  await app.register(healthRoutes, { prefix: '/api' });
+  await app.register(kioskRoutes, { prefix: '/api' });
+  if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes);
+
+  await registerWebApp(app, env);
+  return app;
+}

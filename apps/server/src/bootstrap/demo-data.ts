@@ -1,0 +1,96 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../db/schema';
+import { hashPassword } from '../lib/password';
+
+/** The password of every demo account: the demo runs on a local embedded database only. */
+export const DEMO_PASSWORD = 'hasta-demo';
+
+export const DEMO_USERS = [
+  { email: 'asha@demo.hasta.local', phone: '+919800000001', username: 'Asha Rao' },
+  { email: 'ravi@demo.hasta.local', phone: '+919800000002', username: 'Ravi Kumar' },
+  { email: 'meera@demo.hasta.local', phone: '+919800000003', username: 'Meera Iyer' },
+] as const;
+
+export const DEMO_MERCHANT = {
+  email: 'chai-corner@demo.hasta.local',
+  phone: '+919800000010',
+  username: 'Chai Corner',
+  store_name: 'Chai Corner, Indiranagar',
+} as const;
+
+/** The spec's three sample kiosks (§2.3). */
+export const SAMPLE_KIOSKS = [
+  {
+    name: 'Hasta Kiosk, Indiranagar',
+    lat: 12.9719,
+    lng: 77.6412,
+    address: '100 Feet Road, Indiranagar, Bengaluru, Karnataka 560038',
+    city: 'Bengaluru',
+    pincode: '560038',
+    status: 'Active',
+    type: 'Registration kiosk',
+    hours: '9am to 7pm',
+  },
+  {
+    name: 'Hasta Kiosk, Connaught Place',
+    lat: 28.6315,
+    lng: 77.2167,
+    address: 'Block A, Connaught Place, New Delhi, Delhi 110001',
+    city: 'Delhi',
+    pincode: '110001',
+    status: 'Active',
+    type: 'Registration kiosk',
+    hours: '10am to 8pm',
+  },
+  {
+    name: 'Hasta Kiosk, Bandra West',
+    lat: 19.0596,
+    lng: 72.8295,
+    address: 'Linking Road, Bandra West, Mumbai, Maharashtra 400050',
+    city: 'Mumbai',
+    pincode: '400050',
+    status: 'Active',
+    type: 'Registration kiosk',
+    hours: '9am to 9pm',
+  },
+] as const;
+
+/** Kiosks are reference data: every database gets them. Idempotent. */
+export async function seedKiosks(db: Kysely<Schema>): Promise<void> {
+  await db
+    .insertInto('kiosks')
+    .values(SAMPLE_KIOSKS.map((kiosk) => ({ ...kiosk })))
+    .onConflict((conflict) => conflict.columns(['name', 'pincode']).doNothing())
+    .execute();
+}
+
+/** Demo people and a demo shop, for a local try-out. Idempotent: accounts that exist are left alone. */
+export async function seedDemoData(db: Kysely<Schema>): Promise<{ created: number }> {
+  const password_hash = await hashPassword(DEMO_PASSWORD);
+  let created = 0;
+  await db.transaction().execute(async (trx) => {
+    for (const user of [...DEMO_USERS, DEMO_MERCHANT]) {
+      const role = user === DEMO_MERCHANT ? 'merchant' : 'user';
+      const inserted = await trx
+        .insertInto('users')
+        .values({ email: user.email, phone: user.phone, username: user.username, role, password_hash })
+        .onConflict((conflict) => conflict.column('email').where('email', 'is not', null).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!inserted) continue;
+      created += 1;
+      if (role === 'merchant') {
+        await trx
+          .insertInto('merchants')
+          .values({
+            owner_user_id: inserted.id,
+            store_name: DEMO_MERCHANT.store_name,
+            contact_email: DEMO_MERCHANT.email,
+            contact_phone: DEMO_MERCHANT.phone,
+          })
+          .execute();
+      }
+    }
+  });
+  return { created };
+}

@@ -1,0 +1,153 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Schema } from './schema';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** One connection held for a sequence of statements (migrations, locks). */
+export interface Session {
+  exec(sql: string): Promise<void>;
+  query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly db: Kysely<Schema>;
+  withSession<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const POSTGRES_POOL_SIZE = 10;
+const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
+const POSTGRES_STATEMENT_TIMEOUT_MS = 30_000;
+
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+}): Promise<Database> {
+  return options.databaseUrl === undefined
+    ? openPglite(options.dataDir)
+    : openPostgres(options.databaseUrl);
+}
+
+function openPostgres(connectionString: string): Database {
+  const pool = new pg.Pool({
+    connectionString,
+    max: POSTGRES_POOL_SIZE,
+    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+    statement_timeout: POSTGRES_STATEMENT_TIMEOUT_MS,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID
+          ? (value: string) => BigInt(value)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'postgres',
+    db,
+    async withSession(work) {
+      const client = await pool.connect();
+      try {
+        return await work({
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+          query: async <Row>(sql: string, params: readonly unknown[] = []) =>
+            (await client.query(sql, [...params])).rows as Row[],
+        });
+      } finally {
+        client.release();
+      }
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * PGlite is one connection. A small pool stand-in hands it to one borrower at a time, so a transaction opened
+ * by one request never interleaves with another request's statements.
+ */
+async function openPglite(dataDir: string): Promise<Database> {
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const lite = await PGlite.create(inMemory ? dataDir : `file://${dataDir}`, {
+    parsers: { [INT8_OID]: (value: string) => BigInt(value) },
+  });
+  const gate = new Gate();
+
+  const client = {
+    async query(sql: string, params: unknown[] = []) {
+      const result = await lite.query<Record<string, unknown>>(sql, params);
+      return {
+        command: commandOf(sql),
+        rowCount: result.affectedRows ?? result.rows.length,
+        rows: result.rows,
+      };
+    },
+    release: () => gate.release(),
+  };
+  const pool = {
+    async connect() {
+      await gate.acquire();
+      return client;
+    },
+    async end() {
+      await gate.acquire();
+      await lite.close();
+    },
+  };
+  const db = new Kysely<Schema>({
+    dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }),
+  });
+  return {
+    kind: 'pglite',
+    db,
+    async withSession(work) {
+      await gate.acquire();
+      try {
+        return await work({
+          exec: async (sql) => {
+            await lite.exec(sql);
+          },
+          query: async <Row>(sql: string, params: readonly unknown[] = []) =>
+            (await lite.query<Row>(sql, [...params])).rows,
+        });
+      } finally {
+        gate.release();
+      }
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** The statement's command tag, as node-postgres reports it (Kysely reads it for affected-row counts). */
+function commandOf(sql: string): string {
+  const first = (/^\s*([a-z]+)/i.exec(sql)?.[1] ?? '').toUpperCase();
+  if (first !== 'WITH') return first;
+  return (/\b(insert|update|delete|merge)\b/i.exec(sql)?.[1] ?? 'SELECT').toUpperCase();
+}
+
+/** A FIFO mutex. */
+class Gate {
+  #held = false;
+  readonly #waiting: Array<() => void> = [];
+
+  acquire(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#held = false;
+  }
+}

@@ -1,0 +1,56 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export type UserRole = 'user' | 'merchant' | 'admin';
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string | null;
+  phone: string | null;
+  username: string;
+  password_hash: string | null;
+  role: ColumnType<UserRole, UserRole | undefined, UserRole>;
+  must_change_password: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MerchantsTable {
+  id: Generated<string>;
+  owner_user_id: string;
+  store_name: string;
+  contact_email: string | null;
+  contact_phone: string | null;
+  created_at: Timestamp;
+}
+
+export interface KiosksTable {
+  id: Generated<string>;
+  name: string;
+  lat: number;
+  lng: number;
+  address: string;
+  city: string;
+  pincode: string;
+  status: string;
+  type: string;
+  hours: string;
+  created_at: Timestamp;
+}
+
+export interface OutboxMessagesTable {
+  id: Generated<string>;
+  channel: 'email' | 'sms';
+  to_address: string;
+  subject: string | null;
+  body: string;
+  created_at: Timestamp;
+}
+
+export interface Schema {
+  users: UsersTable;
+  merchants: MerchantsTable;
+  kiosks: KiosksTable;
+  outbox_messages: OutboxMessagesTable;
+}

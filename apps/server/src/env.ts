@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['0', '1', 'true', 'false'])
+  .transform((value) => value === '1' || value === 'true');
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+      .optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ADMIN_EMAIL: z.email().optional(),
+    ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').optional(),
+    SEED_DEMO: booleanFlag.optional(),
+    WEB_DIST_DIR: optionalText,
+    TRUST_PROXY: booleanFlag.default(false),
+    /** Signs cookies. Required in production; a fresh random one per start elsewhere. */
+    COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+    // Email: SMTP when SMTP_HOST is set; otherwise the dev outbox (refused in production).
+    SMTP_HOST: optionalText,
+    SMTP_PORT: z.coerce.number().int().min(1).max(65_535).default(587),
+    SMTP_SECURE: booleanFlag.default(false),
+    SMTP_USER: optionalText,
+    SMTP_PASSWORD: optionalText,
+    SMTP_FROM: z.string().default('Hasta <no-reply@hasta.local>'),
+    // SMS: an HTTP gateway when SMS_GATEWAY_URL is set; otherwise the dev outbox (refused in production).
+    SMS_GATEWAY_URL: z.url().optional(),
+    SMS_GATEWAY_API_KEY: optionalText,
+    SMS_SENDER_ID: z.string().default('HASTAP'),
+    SMS_DLT_TEMPLATE_ID: optionalText,
+  })
+  .superRefine((env, ctx) => {
+    if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADMIN_PASSWORD'],
+        message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+      });
+    }
+    if (env.NODE_ENV === 'production' && env.COOKIE_SECRET === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['COOKIE_SECRET'], message: 'is required in production' });
+    }
+    if (env.NODE_ENV === 'production' && env.SMTP_HOST === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_HOST'], message: 'is required in production' });
+    }
+    if (env.NODE_ENV === 'production' && env.SMS_GATEWAY_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['SMS_GATEWAY_URL'], message: 'is required in production' });
+    }
+  })
+  .transform((env) => ({ ...env, COOKIE_SECRET: env.COOKIE_SECRET ?? randomBytes(32).toString('hex') }));
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {}
+
+/** Parses the environment; a bad value throws an EnvError whose message is one clear line. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || 'env'} ${issue.message}`);
+    throw new EnvError(`Invalid environment: ${problems.join('; ')}`);
+  }
+  return result.data;
+}

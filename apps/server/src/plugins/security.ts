@@ -1,0 +1,48 @@
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import type { Env } from '../env';
+import { AppError } from '../lib/app-error';
+
+const RATE_LIMIT_WINDOW_MS = 60_000;
+
+/** The policy the web app runs under: everything from our own origin, nothing inline but styles. */
+export function contentSecurityPolicy(env: Env): Record<string, string[] | null> {
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'media-src': ["'self'", 'blob:'],
+    'worker-src': ["'self'", 'blob:'],
+    'object-src': ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'form-action': ["'self'"],
+    'upgrade-insecure-requests': env.NODE_ENV === 'production' ? [] : null,
+  };
+}
+
+export async function registerSecurity(app: FastifyInstance, env: Env): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(env) },
+    strictTransportSecurity: env.NODE_ENV === 'production',
+    // The camera is needed for palm capture on our own origin.
+    permittedCrossDomainPolicies: false,
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=(self), payment=()');
+  });
+  await app.register(cookie, { secret: env.COOKIE_SECRET, hook: 'onRequest' });
+  await app.register(rateLimit, {
+    global: true,
+    max: env.RATE_LIMIT_PER_MINUTE,
+    timeWindow: RATE_LIMIT_WINDOW_MS,
+    // Only the API is limited here; the built app's files are static and cheap.
+    allowList: (request) => !request.url.startsWith('/api/'),
+    errorResponseBuilder: () => AppError.of('RATE_LIMITED', 'rateLimited'),
+  });
+}
