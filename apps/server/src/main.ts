@@ -11,7 +11,9 @@ const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: en
 const applied = await migrate(database);
 const admin = await ensureAdmin(
   database.db,
-  env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : undefined,
+  env.ADMIN_EMAIL && env.ADMIN_PASSWORD
+    ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }
+    : undefined,
 );
 await seedKiosks(database.db);
 const seedDemo = env.SEED_DEMO ?? (env.DATABASE_URL === undefined && env.NODE_ENV !== 'production');

@@ -21,26 +21,49 @@ export async function ensureAdmin(
 ): Promise<AdminBootstrap> {
   if (configured) {
     const email = configured.email.toLowerCase();
-    const existing = await db.selectFrom('users').select(['id', 'role']).where('email', '=', email).executeTakeFirst();
+    const existing = await db
+      .selectFrom('users')
+      .select(['id', 'role'])
+      .where('email', '=', email)
+      .executeTakeFirst();
     if (existing) {
       if (existing.role !== 'admin') {
-        await db.updateTable('users').set({ role: 'admin', updated_at: new Date() }).where('id', '=', existing.id).execute();
+        await db
+          .updateTable('users')
+          .set({ role: 'admin', updated_at: new Date() })
+          .where('id', '=', existing.id)
+          .execute();
       }
       return { kind: 'configured', email, created: false };
     }
     await db
       .insertInto('users')
-      .values({ email, username: 'Admin', role: 'admin', password_hash: await hashPassword(configured.password) })
+      .values({
+        email,
+        username: 'Admin',
+        role: 'admin',
+        password_hash: await hashPassword(configured.password),
+      })
       .execute();
     return { kind: 'configured', email, created: true };
   }
 
-  const anyAdmin = await db.selectFrom('users').select('id').where('role', '=', 'admin').limit(1).executeTakeFirst();
+  const anyAdmin = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'admin')
+    .limit(1)
+    .executeTakeFirst();
   if (anyAdmin) return { kind: 'existing' };
   const password = generatePassword();
   await db
     .insertInto('users')
-    .values({ email: GENERATED_ADMIN_EMAIL, username: 'Admin', role: 'admin', password_hash: await hashPassword(password) })
+    .values({
+      email: GENERATED_ADMIN_EMAIL,
+      username: 'Admin',
+      role: 'admin',
+      password_hash: await hashPassword(password),
+    })
     .execute();
   return { kind: 'generated', email: GENERATED_ADMIN_EMAIL, password };
 }

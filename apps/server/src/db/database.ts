@@ -27,13 +27,22 @@ const POSTGRES_STATEMENT_TIMEOUT_MS = 30_000;
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /**
+   * An idle pooled connection died (server restart, admin termination). The pool drops it and opens another;
+   * queries in flight report their own errors. Defaults to one line on stderr.
+   */
+  onIdleConnectionError?: (error: Error) => void;
 }): Promise<Database> {
   return options.databaseUrl === undefined
     ? openPglite(options.dataDir)
-    : openPostgres(options.databaseUrl);
+    : openPostgres(options.databaseUrl, options.onIdleConnectionError ?? logIdleConnectionError);
 }
 
-function openPostgres(connectionString: string): Database {
+function logIdleConnectionError(error: Error): void {
+  console.error(`PostgreSQL connection lost while idle: ${error.message}`);
+}
+
+function openPostgres(connectionString: string, onIdleConnectionError: (error: Error) => void): Database {
   const pool = new pg.Pool({
     connectionString,
     max: POSTGRES_POOL_SIZE,
@@ -46,6 +55,7 @@ function openPostgres(connectionString: string): Database {
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  pool.on('error', onIdleConnectionError);
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',

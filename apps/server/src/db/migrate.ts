@@ -45,7 +45,9 @@ export async function migrate(database: Database, migrations = loadMigrations())
         const appliedName = applied.get(migration.version);
         if (appliedName !== undefined) {
           if (appliedName !== migration.name) {
-            throw new Error(`Migration ${migration.version} was applied as ${appliedName}, not ${migration.name}`);
+            throw new Error(
+              `Migration ${migration.version} was applied as ${appliedName}, not ${migration.name}`,
+            );
           }
           continue;
         }
@@ -59,7 +61,9 @@ export async function migrate(database: Database, migrations = loadMigrations())
           await session.exec('COMMIT');
         } catch (error) {
           await session.exec('ROLLBACK');
-          throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
+          throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, {
+            cause: error,
+          });
         }
         done.push(migration.name);
       }

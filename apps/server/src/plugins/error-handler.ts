@@ -26,7 +26,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
         path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
         message: issue.message ?? messages.invalidRequest,
       }));
-      return reply.status(400).send(body('BAD_REQUEST', issues[0]?.message ?? messages.invalidRequest, issues));
+      return reply
+        .status(400)
+        .send(body('BAD_REQUEST', issues[0]?.message ?? messages.invalidRequest, issues));
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 429) return reply.status(429).send(body('RATE_LIMITED', messages.rateLimited));

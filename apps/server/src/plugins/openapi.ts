@@ -8,7 +8,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       info: {
         title: 'Hasta API',
-        description: 'The API of the Hasta palm-payment wallet. Money is in integer paise unless a field says rupees.',
+        description:
+          'The API of the Hasta palm-payment wallet. Money is in integer paise unless a field says rupees.',
         version: '0.1.0',
       },
     },

@@ -45,10 +45,17 @@ export const devOutboxRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({ messages: await readOutbox(request.query.to, request.query.limit) }),
   );
 
-  app.get('/dev/outbox', { schema: { hide: true, querystring: outboxQuerySchema } }, async (request, reply) => {
-    const list = await readOutbox(request.query.to, request.query.limit);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderOutbox(list));
-  });
+  app.get(
+    '/dev/outbox',
+    { schema: { hide: true, querystring: outboxQuerySchema } },
+    async (request, reply) => {
+      const list = await readOutbox(request.query.to, request.query.limit);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(renderOutbox(list));
+    },
+  );
 };
 
 function escapeHtml(text: string): string {

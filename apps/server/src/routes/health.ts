@@ -7,7 +7,11 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/health',
     {
       config: { rateLimit: false },
-      schema: { tags: ['system'], summary: 'Liveness and database check', response: { 200: healthResponseSchema } },
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness and database check',
+        response: { 200: healthResponseSchema },
+      },
     },
     async () => {
       await sql`SELECT 1`.execute(app.database.db);

@@ -6,7 +6,13 @@ const MAX_KIOSKS = 500;
 export const kioskRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/kiosks',
-    { schema: { tags: ['kiosks'], summary: 'Palm registration kiosks', response: { 200: kioskListResponseSchema } } },
+    {
+      schema: {
+        tags: ['kiosks'],
+        summary: 'Palm registration kiosks',
+        response: { 200: kioskListResponseSchema },
+      },
+    },
     async () => {
       const rows = await app.database.db
         .selectFrom('kiosks')

@@ -1,0 +1,10 @@
+import { PGlite } from '@electric-sql/pglite';
+let t = Date.now();
+const a = await PGlite.create('memory://');
+console.log('create', Date.now() - t);
+t = Date.now();
+const b = await PGlite.create('memory://');
+console.log('create2', Date.now() - t);
+t = Date.now();
+const c = await b.clone?.();
+console.log('clone', Date.now() - t, typeof b.clone);

@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { EnvError, parseEnv } from '../src/env';
+
+const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+describe('environment', () => {
+  it('has defaults for a plain start', () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATA_DIR).toBe('./data');
+    expect(env.NODE_ENV).toBe('development');
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SEED_DEMO).toBeUndefined();
+    expect(env.COOKIE_SECRET).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('reads flags and numbers, treating empty values as unset', () => {
+    const env = parseEnv({ PORT: '8080', SEED_DEMO: '0', DATABASE_URL: 'postgres://u@h/db', SMTP_HOST: '' });
+    expect(env.PORT).toBe(8080);
+    expect(env.SEED_DEMO).toBe(false);
+    expect(env.DATABASE_URL).toBe('postgres://u@h/db');
+    expect(env.SMTP_HOST).toBeUndefined();
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^Invalid environment: PORT /],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a postgres/],
+    [{ SEED_DEMO: 'maybe' }, /SEED_DEMO/],
+    [{ ADMIN_EMAIL: 'root@hasta.in' }, /ADMIN_EMAIL and ADMIN_PASSWORD must be set together/],
+    [{ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'longenough' }, /ADMIN_EMAIL/],
+    [{ NODE_ENV: 'production' }, /COOKIE_SECRET is required in production.*SMTP_HOST.*SMS_GATEWAY_URL/],
+  ])('refuses %j with one clear line', (source, pattern) => {
+    let error: unknown;
+    try {
+      parseEnv(source);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    expect((error as Error).message).toMatch(pattern);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('stops the server at start with that one line and exit code 1', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: SERVER_DIR,
+      env: { PATH: process.env.PATH, PORT: 'not-a-port' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^Invalid environment: PORT [^\n]+$/);
+  });
+});

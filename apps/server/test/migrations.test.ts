@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadMigrations, migrate } from '../src/db/migrate';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
+
+describe(`migrations on ${testDatabaseKind}`, () => {
+  let test: TestDatabase;
+  beforeEach(async () => {
+    test = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await test.drop();
+  });
+
+  it('applies every migration once, then nothing', async () => {
+    const all = loadMigrations().map((migration) => migration.name);
+    expect(all[0]).toBe('001_foundation.sql');
+    expect(await migrate(test.database)).toEqual(all);
+    expect(await migrate(test.database)).toEqual([]);
+
+    const tables = await test.database.withSession((session) =>
+      session.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+      ),
+    );
+    expect(tables.map((row) => row.table_name)).toEqual(
+      expect.arrayContaining(['kiosks', 'merchants', 'outbox_messages', 'schema_migrations', 'users']),
+    );
+  });
+
+  it('rolls a failing migration back whole and records nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hasta-migrations-'));
+    writeFileSync(join(dir, '001_good.sql'), 'CREATE TABLE good_one (id int PRIMARY KEY);');
+    writeFileSync(join(dir, '002_bad.sql'), 'CREATE TABLE half_done (id int);\nSELECT no_such_function();');
+
+    await expect(migrate(test.database, loadMigrations(dir))).rejects.toThrow(/002_bad\.sql failed/);
+
+    const tables = await test.database.withSession((session) =>
+      session.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+      ),
+    );
+    const names = tables.map((row) => row.table_name);
+    expect(names).toContain('good_one');
+    expect(names).not.toContain('half_done');
+    const applied = await test.database.withSession((session) =>
+      session.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version'),
+    );
+    expect(applied.map((row) => row.version)).toEqual(['001']);
+    // The connection is usable again after the rollback.
+    await expect(migrate(test.database, loadMigrations(dir).slice(0, 1))).resolves.toEqual([]);
+  });
+
+  it('refuses migration files out of sequence or badly named', () => {
+    const gap = mkdtempSync(join(tmpdir(), 'hasta-migrations-'));
+    writeFileSync(join(gap, '001_a.sql'), 'SELECT 1;');
+    writeFileSync(join(gap, '003_c.sql'), 'SELECT 1;');
+    expect(() => loadMigrations(gap)).toThrow(/out of sequence/);
+
+    const badName = mkdtempSync(join(tmpdir(), 'hasta-migrations-'));
+    writeFileSync(join(badName, '1-first.sql'), 'SELECT 1;');
+    expect(() => loadMigrations(badName)).toThrow(/must look like/);
+  });
+
+  it('runs two migrators at once without applying anything twice', async () => {
+    const results = await Promise.all([migrate(test.database), migrate(test.database)]);
+    expect(results.flat()).toEqual(loadMigrations().map((migration) => migration.name));
+  });
+
+  it('enforces the schema: lower-case emails, E.164 phones, known roles', async () => {
+    await migrate(test.database);
+    const insert = (values: Record<string, unknown>) =>
+      test.database.db
+        .insertInto('users')
+        .values({ username: 'Test', ...values } as never)
+        .execute();
+    await expect(insert({ email: 'Mixed@Case.in' })).rejects.toThrow();
+    await expect(insert({ phone: '98765' })).rejects.toThrow();
+    await expect(insert({ email: 'a@b.in', role: 'root' })).rejects.toThrow();
+    await expect(insert({})).rejects.toThrow();
+    await insert({ email: 'a@b.in', phone: '+919876543210' });
+    await expect(insert({ email: 'a@b.in' })).rejects.toThrow();
+    const row = await test.database.db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
+    expect(row.role).toBe('user');
+    expect(row.created_at).toBeInstanceOf(Date);
+  });
+});

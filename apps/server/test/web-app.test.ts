@@ -1,0 +1,69 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './support/test-app';
+
+function fakeBuild(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hasta-web-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Hasta</title><div id="root"></div>');
+  writeFileSync(join(dir, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
+  writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  return dir;
+}
+
+describe('serving the web app', () => {
+  let test: TestApp;
+  beforeAll(async () => {
+    test = await buildTestApp({ env: { WEB_DIST_DIR: fakeBuild() } });
+  });
+  afterAll(async () => {
+    await test.close();
+  });
+
+  it.each(['/', '/user-dashboard', '/admin', '/palm-register?hand=left', '/no/such/page'])(
+    'answers the page %s with index.html, uncached, under the CSP',
+    async (url) => {
+      const response = await test.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('<div id="root"></div>');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    },
+  );
+
+  it('serves hashed assets with a year-long immutable cache', async () => {
+    const response = await test.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('console.log("app")');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers a missing file or API path with 404, not the page', async () => {
+    expect((await test.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+    const api = await test.app.inject({
+      method: 'GET',
+      url: '/api/missing',
+      headers: { accept: 'text/html' },
+    });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await test.app.inject({ method: 'POST', url: '/user-dashboard' })).statusCode).toBe(404);
+  });
+
+  it('publishes OpenAPI generated from the contracts, and a docs page', async () => {
+    const spec = await test.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(spec.statusCode).toBe(200);
+    const document = spec.json<{ openapi: string; paths: Record<string, { get?: { responses: object } }> }>();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/health', '/api/kiosks', '/api/dev/outbox']),
+    );
+    expect(JSON.stringify(document.paths['/api/health']!.get!.responses)).toContain('pglite');
+    const docs = await test.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.body).toContain('swagger-ui');
+  });
+});

@@ -1,0 +1,100 @@
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const FEATURES = ['marketing', 'auth', 'wallet', 'palm', 'consent', 'merchant', 'admin'];
+const WEB = './apps/web/src';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  importX.flatConfigs.recommended,
+  importX.flatConfigs.typescript,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-cycle': 'error',
+      'import-x/no-self-import': 'error',
+      'import-x/no-useless-path-segments': 'error',
+      'import-x/no-named-as-default-member': 'off',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='parseFloat']",
+          message: 'Money is integer paise: parse amounts with the contracts helpers, never parseFloat.',
+        },
+      ],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // A feature never reaches into another feature (bulletproof-react's unidirectional rule).
+            ...FEATURES.map((feature) => ({
+              target: `${WEB}/features/${feature}`,
+              from: `${WEB}/features`,
+              except: [`./${feature}`],
+              message:
+                'A feature must not import another feature: move the shared part to components/ or lib/.',
+            })),
+            // Shared code does not depend on features or the app shell; features do not depend on the app shell.
+            {
+              target: `${WEB}/features`,
+              from: `${WEB}/app`,
+              message: 'Features must not import the app shell.',
+            },
+            {
+              target: [`${WEB}/components`, `${WEB}/lib`],
+              from: [`${WEB}/features`, `${WEB}/app`],
+              message: 'Shared code must not import features or the app shell.',
+            },
+            // Packages are framework-free and never reach into the apps.
+            { target: './packages', from: './apps', message: 'Packages must not import the apps.' },
+            {
+              target: './apps/web',
+              from: './apps/server',
+              message: 'The web app must not import the server.',
+            },
+            {
+              target: './apps/server',
+              from: './apps/web',
+              message: 'The server must not import the web app.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['react', 'react-*', 'fastify', '@fastify/*'], message: 'Packages are framework-free.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+);
