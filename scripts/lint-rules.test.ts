@@ -1,0 +1,49 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/** The lint rules that keep the tree's shape: they must fire on the code they exist to stop. */
+const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
+
+async function ruleIds(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+describe('lint rules', { timeout: 60_000 }, () => {
+  it('stop a feature from importing another feature', async () => {
+    const ids = await ruleIds(
+      "import { ADMIN_HOME_PATH } from '../../auth/utils/post-login-path';\nexport const x = ADMIN_HOME_PATH;\n",
+      'apps/web/src/features/wallet/routes/example.ts',
+    );
+    expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it('let a feature import shared code', async () => {
+    const ids = await ruleIds(
+      "import { readStoredUser } from '../../../lib/auth-storage';\nexport const x = readStoredUser;\n",
+      'apps/web/src/features/wallet/routes/example.ts',
+    );
+    expect(ids).not.toContain('import-x/no-restricted-paths');
+  });
+
+  it('stop shared code from importing a feature', async () => {
+    const ids = await ruleIds(
+      "import { ADMIN_HOME_PATH } from '../features/auth/utils/post-login-path';\nexport const x = ADMIN_HOME_PATH;\n",
+      'apps/web/src/lib/example.ts',
+    );
+    expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it('keep packages framework-free', async () => {
+    const ids = await ruleIds(
+      "import Fastify from 'fastify';\nexport const x = Fastify;\n",
+      'packages/contracts/src/example.ts',
+    );
+    expect(ids).toContain('no-restricted-imports');
+  });
+
+  it('refuse parseFloat, since money is integer paise', async () => {
+    const ids = await ruleIds("export const amount = parseFloat('1.10');\n", 'apps/server/src/example.ts');
+    expect(ids).toContain('no-restricted-syntax');
+  });
+});
