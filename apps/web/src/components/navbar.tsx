@@ -1,0 +1,174 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+
+import { isAdmin, useStoredUser } from '../lib/auth-storage';
+import { Logo } from './logo';
+import { APP_LINKS, SITE_LINKS } from './nav-links';
+import type { NavItem } from './nav-links';
+import { focusRing, primaryButtonClass, secondaryButtonClass } from './ui-classes';
+import { useLogout } from './use-logout';
+
+const MOBILE_MENU_ID = 'mobile-menu';
+
+function navLinkClass({ isActive }: { isActive: boolean }, size: 'sm' | 'lg'): string {
+  const base = `${focusRing} rounded-md transition-colors`;
+  const spacing = size === 'sm' ? 'px-3 py-1.5 text-sm' : 'block px-3 py-2 text-base';
+  const tone = isActive
+    ? 'bg-emerald-100 text-emerald-900 font-semibold'
+    : 'font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900';
+  return `${base} ${spacing} ${tone}`;
+}
+
+function NavList({
+  items,
+  size,
+  onNavigate,
+}: {
+  items: readonly NavItem[];
+  size: 'sm' | 'lg';
+  onNavigate?: () => void;
+}) {
+  return (
+    <ul className={size === 'sm' ? 'flex items-center gap-1' : 'space-y-1'}>
+      {items.map((item) => (
+        <li key={item.to}>
+          <NavLink to={item.to} end className={(state) => navLinkClass(state, size)} onClick={onNavigate}>
+            {item.label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Launch App when logged out; User Page or Admin Page plus Logout when logged in (spec §2.2). */
+function AuthActions({ onNavigate, stacked }: { onNavigate?: () => void; stacked: boolean }) {
+  const user = useStoredUser();
+  const logout = useLogout();
+  const layout = stacked ? 'flex flex-col gap-2' : 'flex items-center gap-2';
+
+  if (user === null) {
+    return (
+      <div className={layout}>
+        <Link to="/user-dashboard" className={primaryButtonClass} onClick={onNavigate}>
+          Launch App
+        </Link>
+      </div>
+    );
+  }
+  const admin = isAdmin(user);
+  return (
+    <div className={layout}>
+      <Link to={admin ? '/admin' : '/user-dashboard'} className={primaryButtonClass} onClick={onNavigate}>
+        {admin ? 'Admin Page' : 'User Page'}
+      </Link>
+      <button
+        type="button"
+        className={secondaryButtonClass}
+        onClick={() => {
+          onNavigate?.();
+          logout();
+        }}
+      >
+        Logout
+      </button>
+    </div>
+  );
+}
+
+function MenuIcon({ open }: { open: boolean }) {
+  return (
+    <svg
+      className="h-6 w-6"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      {open ? (
+        <path strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
+      ) : (
+        <path strokeLinecap="round" d="M4 7h16M4 12h16M4 17h16" />
+      )}
+    </svg>
+  );
+}
+
+/** The fixed navigation bar (spec §2.2). Below the lg breakpoint the links move into a toggled menu. */
+export function Navbar() {
+  const { pathname } = useLocation();
+  // The menu belongs to the page it was opened on, so any navigation closes it without an effect.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const menuOpen = openOn === pathname;
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const closeMenu = (): void => setOpenOn(null);
+
+  useEffect(() => {
+    if (!menuOpen) return undefined;
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (event.key !== 'Escape') return;
+      setOpenOn(null);
+      toggleRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [menuOpen]);
+
+  return (
+    <header className="fixed inset-x-0 top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6 lg:px-8">
+        <Link to="/" className={`${focusRing} flex items-center gap-2 rounded-md`} onClick={closeMenu}>
+          <Logo />
+          <span className="text-xl font-bold tracking-tight text-slate-900">Hasta</span>
+        </Link>
+
+        <nav aria-label="Site" className="hidden lg:block">
+          <NavList items={SITE_LINKS} size="sm" />
+        </nav>
+
+        <div className="ml-auto hidden lg:block">
+          <AuthActions stacked={false} />
+        </div>
+
+        <button
+          ref={toggleRef}
+          type="button"
+          className={`${focusRing} -mr-2 ml-auto rounded-md p-2 text-slate-700 hover:bg-slate-100 lg:hidden`}
+          aria-label="Menu"
+          aria-expanded={menuOpen}
+          aria-controls={MOBILE_MENU_ID}
+          onClick={() => setOpenOn(menuOpen ? null : pathname)}
+        >
+          <MenuIcon open={menuOpen} />
+        </button>
+      </div>
+
+      <div className="hidden border-t border-slate-100 bg-slate-50/80 lg:block">
+        <nav aria-label="App" className="mx-auto flex h-11 max-w-7xl items-center gap-3 px-4 sm:px-6 lg:px-8">
+          <span className="text-xs font-semibold uppercase tracking-wider text-slate-600">App</span>
+          <NavList items={APP_LINKS} size="sm" />
+        </nav>
+      </div>
+
+      <nav
+        id={MOBILE_MENU_ID}
+        aria-label="Mobile"
+        hidden={!menuOpen}
+        className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t border-slate-200 bg-white px-4 pb-6 pt-4 shadow-lg lg:hidden"
+      >
+        <p className="px-3 text-xs font-semibold uppercase tracking-wider text-slate-600">Explore</p>
+        <div className="mt-2">
+          <NavList items={SITE_LINKS} size="lg" onNavigate={closeMenu} />
+        </div>
+        <p className="mt-6 px-3 text-xs font-semibold uppercase tracking-wider text-slate-600">App</p>
+        <div className="mt-2">
+          <NavList items={APP_LINKS} size="lg" onNavigate={closeMenu} />
+        </div>
+        <div className="mt-6 border-t border-slate-200 px-3 pt-6">
+          <AuthActions stacked onNavigate={closeMenu} />
+        </div>
+      </nav>
+    </header>
+  );
+}
