@@ -3,10 +3,12 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Database } from './db/database';
 import type { Env } from './env';
 import type { Messenger } from './messaging/messenger';
+import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurity } from './plugins/security';
 import { registerWebApp } from './plugins/web-app';
+import { authRoutes } from './routes/auth';
 import { devOutboxRoutes } from './routes/dev-outbox';
 import { healthRoutes } from './routes/health';
 import { kioskRoutes } from './routes/kiosks';
@@ -60,10 +62,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   registerErrorHandling(app);
   await registerSecurity(app, env);
+  registerAuth(app);
   await registerOpenApi(app);
 
   await app.register(healthRoutes, { prefix: '/api' });
   await app.register(kioskRoutes, { prefix: '/api' });
+  await app.register(authRoutes, { prefix: '/api' });
   if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes);
 
   await registerWebApp(app, env);

@@ -25,6 +25,8 @@ export const envSchema = z
     ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').optional(),
     SEED_DEMO: booleanFlag.optional(),
     WEB_DIST_DIR: optionalText,
+    /** The public origin, for links in emails (https://hasta.example). Required in production. */
+    PUBLIC_URL: z.url().optional(),
     TRUST_PROXY: booleanFlag.default(false),
     /** Signs cookies. Required in production; a fresh random one per start elsewhere. */
     COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -52,6 +54,9 @@ export const envSchema = z
     }
     if (env.NODE_ENV === 'production' && env.COOKIE_SECRET === undefined) {
       ctx.addIssue({ code: 'custom', path: ['COOKIE_SECRET'], message: 'is required in production' });
+    }
+    if (env.NODE_ENV === 'production' && env.PUBLIC_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required in production' });
     }
     if (env.NODE_ENV === 'production' && env.SMTP_HOST === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_HOST'], message: 'is required in production' });

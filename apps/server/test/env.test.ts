@@ -31,7 +31,10 @@ describe('environment', () => {
     [{ SEED_DEMO: 'maybe' }, /SEED_DEMO/],
     [{ ADMIN_EMAIL: 'root@hasta.in' }, /ADMIN_EMAIL and ADMIN_PASSWORD must be set together/],
     [{ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'longenough' }, /ADMIN_EMAIL/],
-    [{ NODE_ENV: 'production' }, /COOKIE_SECRET is required in production.*SMTP_HOST.*SMS_GATEWAY_URL/],
+    [
+      { NODE_ENV: 'production' },
+      /COOKIE_SECRET is required in production.*PUBLIC_URL.*SMTP_HOST.*SMS_GATEWAY_URL/,
+    ],
   ])('refuses %j with one clear line', (source, pattern) => {
     let error: unknown;
     try {

@@ -60,6 +60,7 @@ describe('the dev outbox in production', () => {
       env: {
         NODE_ENV: 'production',
         COOKIE_SECRET: 'a'.repeat(40),
+        PUBLIC_URL: 'https://hasta.example',
         SMTP_HOST: '127.0.0.1',
         SMS_GATEWAY_URL: 'http://127.0.0.1:9/sms',
       },

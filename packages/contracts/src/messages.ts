@@ -69,6 +69,21 @@ export const messages = {
   rateLimited: 'Too many requests. Please try again later.',
   invalidRequest: 'The request is not valid.',
   internal: 'Something went wrong on our side. Please try again later.',
+  passwordTooLong: 'Password must be at most 200 characters long.',
+  commonPassword: 'This password is too common. Please choose a less guessable one.',
+  wrongCredentials: 'Incorrect email/phone or password.',
+  wrongOriginalPassword: 'The current password is incorrect.',
+  accountExists: 'An account with this email or phone already exists. Please log in.',
+  verificationRequired: 'Please verify your email or phone with the code we sent first.',
+  passwordChangeRequired: 'Please choose a new password before continuing.',
+  userNotFound: 'User not found.',
+  otpSentEmail: 'OTP sent to your email successfully!',
+  otpSentPhone: 'OTP sent to your phone number successfully!',
+  invalidVerificationCode: 'Invalid verification code.',
+  loggedOut: 'Logged out.',
+  passwordChanged: 'Password changed successfully.',
+  passwordResetDone: 'Your password has been reset.',
+  accountCreated: 'Account created successfully.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

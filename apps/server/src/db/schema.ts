@@ -48,7 +48,52 @@ export interface OutboxMessagesTable {
   created_at: Timestamp;
 }
 
+export type OtpPurpose = 'login' | 'registration' | 'transfer' | 'password_reset';
+
+export interface SessionsTable {
+  id: Generated<string>;
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface OtpCodesTable {
+  id: Generated<string>;
+  identifier: string;
+  purpose: OtpPurpose;
+  code_hash: string;
+  link_token_hash: string | null;
+  session_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+}
+
+export interface OtpEventsTable {
+  id: Generated<string>;
+  identifier: string;
+  kind: 'send' | 'failure';
+  created_at: Timestamp;
+}
+
+export interface VerificationsTable {
+  id: Generated<string>;
+  token_hash: string;
+  identifier: string;
+  purpose: 'registration' | 'transfer';
+  session_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+}
+
 export interface Schema {
+  sessions: SessionsTable;
+  otp_codes: OtpCodesTable;
+  otp_events: OtpEventsTable;
+  verifications: VerificationsTable;
   users: UsersTable;
   merchants: MerchantsTable;
   kiosks: KiosksTable;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import dumbPasswords from 'dumb-passwords';
 
 /** @node-rs/argon2's const enum Algorithm.Argon2id, which isolated modules cannot read. */
 const ARGON2ID = 2;
@@ -23,4 +24,16 @@ export function verifyPassword(passwordHash: string, password: string): Promise<
 /** A random password for generated accounts: 18 bytes, base64url, 24 characters. */
 export function generatePassword(): string {
   return randomBytes(18).toString('base64url');
+}
+
+/** One of the 10,000 most common passwords (the SecLists list shipped by dumb-passwords). */
+export function isCommonPassword(password: string): boolean {
+  return dumbPasswords.check(password);
+}
+
+/** A valid hash of nothing anyone knows: verified against when the account is missing, to even out timing. */
+let decoyHash: Promise<string> | undefined;
+export function decoyPasswordHash(): Promise<string> {
+  decoyHash ??= hashPassword(generatePassword());
+  return decoyHash;
 }

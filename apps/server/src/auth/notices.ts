@@ -1,0 +1,44 @@
+import type { OtpPurpose } from '../db/schema';
+import type { OutgoingMessage } from '../messaging/messenger';
+import { channelOf } from './users';
+
+const WHAT: Record<OtpPurpose, string> = {
+  login: 'login code',
+  registration: 'verification code',
+  transfer: 'code to confirm your transfer',
+  password_reset: 'password reset code',
+};
+
+/** The message carrying a one-time code (and, for email registration, the link that continues it). */
+export function codeMessage(input: {
+  identifier: string;
+  purpose: OtpPurpose;
+  code: string;
+  registrationLink?: string | undefined;
+}): OutgoingMessage {
+  const line = `Your Hasta ${WHAT[input.purpose]} is ${input.code}. It expires in 5 minutes. Never share it with anyone.`;
+  if (channelOf(input.identifier) === 'sms') return { channel: 'sms', to: input.identifier, body: line };
+  const link = input.registrationLink
+    ? `\n\nOr continue your registration by opening this link:\n${input.registrationLink}`
+    : '';
+  return {
+    channel: 'email',
+    to: input.identifier,
+    subject: `Your Hasta ${WHAT[input.purpose]}`,
+    body: `${line}${link}\n\nIf you did not ask for this, you can ignore this message.`,
+  };
+}
+
+/** Sent instead of a code when the address's state does not fit the request, so the API never tells. */
+export function noticeMessage(input: {
+  identifier: string;
+  kind: 'already-registered' | 'no-account';
+  origin: string;
+}): OutgoingMessage {
+  const body =
+    input.kind === 'already-registered'
+      ? `Someone tried to register a Hasta account with this address, but you already have one. Log in at ${input.origin}/login. If this was not you, you can ignore this message.`
+      : `Someone asked for a Hasta code for this address, but no Hasta account uses it. To open one, register at ${input.origin}/register.`;
+  if (channelOf(input.identifier) === 'sms') return { channel: 'sms', to: input.identifier, body };
+  return { channel: 'email', to: input.identifier, subject: 'About your Hasta account', body };
+}

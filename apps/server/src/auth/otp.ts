@@ -1,0 +1,189 @@
+import {
+  OTP_ATTEMPT_WINDOW_MS,
+  OTP_MAX_FAILED_ATTEMPTS,
+  OTP_MAX_SENDS,
+  OTP_RESEND_COOLDOWN_MS,
+  OTP_SEND_WINDOW_MS,
+} from '@hasta/contracts/constants';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { OtpPurpose, Schema } from '../db/schema';
+import { AppError } from '../lib/app-error';
+import { hashOtp, hashToken, newOtpCode, newToken, sameHash } from './secrets';
+
+export const OTP_TTL_MS = 5 * 60_000;
+
+/** Serialises the throttle checks of one identifier across requests and servers. */
+async function lockIdentifier(trx: Transaction<Schema>, identifier: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`otp:${identifier}`}))`.execute(trx);
+}
+
+async function countEvents(
+  db: Kysely<Schema>,
+  identifier: string,
+  kind: 'send' | 'failure',
+  since: Date,
+): Promise<{ count: number; latest: Date | null }> {
+  const row = await db
+    .selectFrom('otp_events')
+    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.max('created_at').as('latest')])
+    .where('identifier', '=', identifier)
+    .where('kind', '=', kind)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), latest: row.latest === null ? null : new Date(row.latest) };
+}
+
+/** Refuses when this identifier already failed 5 times in 15 minutes (spec §5.12, enforced here). */
+export async function assertAttemptsLeft(
+  db: Kysely<Schema>,
+  identifier: string,
+  now = new Date(),
+): Promise<void> {
+  const failures = await countEvents(
+    db,
+    identifier,
+    'failure',
+    new Date(now.getTime() - OTP_ATTEMPT_WINDOW_MS),
+  );
+  if (failures.count >= OTP_MAX_FAILED_ATTEMPTS) throw AppError.of('RATE_LIMITED', 'tooManyAttempts');
+}
+
+export async function recordFailure(db: Kysely<Schema>, identifier: string): Promise<void> {
+  await db.insertInto('otp_events').values({ identifier, kind: 'failure' }).execute();
+}
+
+export async function clearFailures(db: Kysely<Schema>, identifier: string): Promise<void> {
+  await db
+    .deleteFrom('otp_events')
+    .where('identifier', '=', identifier)
+    .where('kind', '=', 'failure')
+    .execute();
+}
+
+/**
+ * Counts a send against the identifier's allowance (3 per 10 minutes, 60 s apart), or refuses. Every send
+ * counts, whether a code was made or a notice went out instead, so answers never tell the two apart.
+ */
+export async function takeSendAllowance(
+  db: Kysely<Schema>,
+  identifier: string,
+  now = new Date(),
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockIdentifier(trx, identifier);
+    const sends = await countEvents(trx, identifier, 'send', new Date(now.getTime() - OTP_SEND_WINDOW_MS));
+    if (sends.count >= OTP_MAX_SENDS) throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
+    if (sends.latest && now.getTime() - sends.latest.getTime() < OTP_RESEND_COOLDOWN_MS) {
+      throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
+    }
+    await trx.insertInto('otp_events').values({ identifier, kind: 'send' }).execute();
+  });
+}
+
+/** Makes a code (and, for links, a token) for one purpose; earlier unused codes of that purpose die. */
+export async function issueOtp(
+  db: Kysely<Schema>,
+  input: { secret: string; identifier: string; purpose: OtpPurpose; sessionId?: string; withLink?: boolean },
+  now = new Date(),
+): Promise<{ code: string; linkToken: string | undefined }> {
+  const code = newOtpCode();
+  const linkToken = input.withLink ? newToken() : undefined;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('otp_codes')
+      .set({ consumed_at: now })
+      .where('identifier', '=', input.identifier)
+      .where('purpose', '=', input.purpose)
+      .where('consumed_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('otp_codes')
+      .values({
+        identifier: input.identifier,
+        purpose: input.purpose,
+        code_hash: hashOtp(input.secret, input.purpose, input.identifier, code),
+        link_token_hash: linkToken ? hashToken(linkToken) : null,
+        session_id: input.sessionId ?? null,
+        expires_at: new Date(now.getTime() + OTP_TTL_MS),
+      })
+      .execute();
+  });
+  return { code, linkToken };
+}
+
+/** The purpose of the newest live code for this identifier, among those allowed. */
+export async function latestLivePurpose(
+  db: Kysely<Schema>,
+  identifier: string,
+  purposes: OtpPurpose[],
+  now = new Date(),
+): Promise<OtpPurpose | undefined> {
+  const row = await db
+    .selectFrom('otp_codes')
+    .select('purpose')
+    .where('identifier', '=', identifier)
+    .where('purpose', 'in', purposes)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.purpose;
+}
+
+/**
+ * Uses up the live code of this identifier and purpose if `code` (or the link `token`) matches: single use,
+ * 5 minutes, bound to its purpose (and, for transfers, to the session that asked). A miss counts as a failed
+ * attempt; a hit clears the failures. Refuses once 5 attempts failed in 15 minutes.
+ */
+export async function consumeOtp(
+  db: Kysely<Schema>,
+  input: {
+    secret: string;
+    identifier: string;
+    purpose: OtpPurpose;
+    code?: string | undefined;
+    token?: string | undefined;
+    sessionId?: string | undefined;
+  },
+  now = new Date(),
+): Promise<boolean> {
+  await assertAttemptsLeft(db, input.identifier, now);
+  let query = db
+    .selectFrom('otp_codes')
+    .select(['id', 'code_hash', 'link_token_hash'])
+    .where('identifier', '=', input.identifier)
+    .where('purpose', '=', input.purpose)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .limit(1);
+  if (input.purpose === 'transfer') query = query.where('session_id', '=', input.sessionId ?? null);
+  const live = await query.executeTakeFirst();
+
+  const matches =
+    live !== undefined &&
+    ((input.code !== undefined &&
+      sameHash(live.code_hash, hashOtp(input.secret, input.purpose, input.identifier, input.code))) ||
+      (input.token !== undefined &&
+        live.link_token_hash !== null &&
+        sameHash(live.link_token_hash, hashToken(input.token))));
+  if (!matches) {
+    await recordFailure(db, input.identifier);
+    return false;
+  }
+  // Single use even when two requests race with the same code.
+  const used = await db
+    .updateTable('otp_codes')
+    .set({ consumed_at: now })
+    .where('id', '=', live.id)
+    .where('consumed_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  if (!used) {
+    await recordFailure(db, input.identifier);
+    return false;
+  }
+  await clearFailures(db, input.identifier);
+  return true;
+}

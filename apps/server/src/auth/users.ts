@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../db/schema';
+import type { UserRow } from './sessions';
+
+/** An email or E.164 phone, already normalised by the contracts. */
+export interface Contact {
+  email?: string | undefined;
+  phone?: string | undefined;
+}
+
+export function identifierOf(contact: Contact): string {
+  const identifier = contact.email ?? contact.phone;
+  if (identifier === undefined) throw new Error('A contact needs an email or a phone');
+  return identifier;
+}
+
+export function channelOf(identifier: string): 'email' | 'sms' {
+  return identifier.startsWith('+') ? 'sms' : 'email';
+}
+
+export async function findUserByIdentifier(
+  db: Kysely<Schema>,
+  identifier: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(channelOf(identifier) === 'sms' ? 'phone' : 'email', '=', identifier)
+    .executeTakeFirst();
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findSession, SESSION_TTL_MS, type AuthContext } from '../auth/sessions';
+import { AppError } from '../lib/app-error';
+
+export const SESSION_COOKIE = 'hasta_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Resolved once per request by `authenticate`; undefined when anonymous. */
+    auth: AuthContext | undefined | null;
+  }
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Reads the caller from the session cookie (browsers) or `Authorization: Bearer` (devices). State changes
+ * must come from our own origin: with SameSite=Lax cookies and JSON-only bodies this closes CSRF.
+ */
+export function registerAuth(app: FastifyInstance): void {
+  app.decorateRequest('auth', null);
+  // No cross-origin browser may change anything: the API serves only its own pages (no CORS).
+  app.addHook('onRequest', async (request) => checkOrigin(request));
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+function checkOrigin(request: FastifyRequest): void {
+  if (!UNSAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    throw AppError.of('FORBIDDEN', 'forbidden');
+  }
+  if (host !== request.host) throw AppError.of('FORBIDDEN', 'forbidden');
+}
+
+/** The caller's session, or undefined when anonymous. */
+export async function authenticate(request: FastifyRequest): Promise<AuthContext | undefined> {
+  if (request.auth !== null) return request.auth;
+  const bearer = bearerToken(request);
+  const cookie = bearer === undefined ? request.cookies[SESSION_COOKIE] : undefined;
+  const token = bearer ?? cookie;
+  request.auth = token ? await findSession(request.server.database.db, token) : undefined;
+  return request.auth;
+}
+
+/** A signed-in caller; one who must replace a temporary password may do only that, unless allowed. */
+export async function requireUser(
+  request: FastifyRequest,
+  options: { allowPendingPasswordChange?: boolean } = {},
+): Promise<AuthContext> {
+  const auth = await authenticate(request);
+  if (!auth) throw AppError.of('UNAUTHORIZED', 'unauthorized');
+  if (auth.user.must_change_password && !options.allowPendingPasswordChange) {
+    throw AppError.of('FORBIDDEN', 'passwordChangeRequired');
+  }
+  return auth;
+}
+
+export async function requireAdmin(request: FastifyRequest): Promise<AuthContext> {
+  const auth = await requireUser(request);
+  if (auth.user.role !== 'admin') throw AppError.of('FORBIDDEN', 'forbidden');
+  return auth;
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: reply.server.env.NODE_ENV === 'production',
+    path: '/',
+    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}

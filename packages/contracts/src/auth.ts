@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { OTP_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from './constants';
+import { normalizeEmail, normalizePhone } from './identity';
+import { messages } from './messages';
+
+/** What a one-time code is for; a code made for one purpose is refused for any other. */
+export const otpPurposeSchema = z.enum(['login', 'registration', 'transfer', 'password_reset']);
+export type OtpPurpose = z.infer<typeof otpPurposeSchema>;
+
+export const emailSchema = z
+  .string({ error: messages.invalidEmail })
+  .transform(
+    (value, ctx) =>
+      normalizeEmail(value) ?? (ctx.addIssue({ code: 'custom', message: messages.invalidEmail }), z.NEVER),
+  );
+
+export const phoneSchema = z
+  .string({ error: messages.invalidPhone })
+  .transform(
+    (value, ctx) =>
+      normalizePhone(value) ?? (ctx.addIssue({ code: 'custom', message: messages.invalidPhone }), z.NEVER),
+  );
+
+export const otpCodeSchema = z
+  .string({ error: messages.enterSixDigitCode })
+  .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), messages.enterSixDigitCode);
+
+export const passwordSchema = z
+  .string({ error: messages.passwordAndConfirmRequired })
+  .min(PASSWORD_MIN_LENGTH, messages.passwordMinLength)
+  .max(200, messages.passwordTooLong);
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+export const roleSchema = z.enum(['user', 'merchant', 'admin']);
+export type Role = z.infer<typeof roleSchema>;
+
+/** The user as the browser keeps it (spec §3 "user"): never a secret. */
+export const publicUserSchema = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  username: z.string(),
+  role: roleSchema,
+  is_admin: z.boolean(),
+  must_change_password: z.boolean(),
+});
+export type PublicUser = z.infer<typeof publicUserSchema>;
+
+/** Sign-in answers: the session cookie is set too; `token` is for devices sending `Authorization: Bearer`. */
+export const sessionAnswerSchema = z.object({ token: z.string(), user: publicUserSchema });
+export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
+
+// POST /api/auth/signup
+export const signupRequestSchema = z
+  .object({
+    username: z
+      .string({ error: messages.registerIdentityRequired })
+      .trim()
+      .min(1, messages.registerIdentityRequired)
+      .min(USERNAME_MIN_LENGTH, messages.usernameMinLength)
+      .max(100),
+    password: passwordSchema,
+    email: optionalText.pipe(emailSchema.optional()),
+    phone: optionalText.pipe(phoneSchema.optional()),
+    /** From the verify answer, for callers without cookies. */
+    verification_token: z.string().max(200).optional(),
+  })
+  .refine((body) => body.email !== undefined || body.phone !== undefined, {
+    message: messages.registerIdentityRequired,
+    path: ['email'],
+  });
+export const signupResponseSchema = sessionAnswerSchema.extend({ message: z.string() });
+
+// POST /api/auth/login
+export const loginRequestSchema = z
+  .object({
+    email: optionalText.pipe(emailSchema.optional()),
+    phone: optionalText.pipe(phoneSchema.optional()),
+    otp: optionalText.pipe(otpCodeSchema.optional()),
+    password: z.string().min(1).max(200).optional(),
+  })
+  .refine((body) => (body.email === undefined) !== (body.phone === undefined), {
+    message: messages.registerInvalidContact,
+    path: ['email'],
+  })
+  .refine((body) => (body.otp === undefined) !== (body.password === undefined), {
+    message: messages.loginRequestFailed,
+    path: ['otp'],
+  });
+export const loginResponseSchema = sessionAnswerSchema;
+
+// GET /api/auth/session
+export const currentSessionResponseSchema = z.object({ user: publicUserSchema });
+
+// POST /api/auth/logout
+export const successResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+
+// POST /api/email-otp/send, POST /api/send-sms-otp
+export const emailOtpSendRequestSchema = z.object({
+  email: emailSchema,
+  purpose: otpPurposeSchema.optional(),
+});
+export const smsOtpSendRequestSchema = z.object({ phone: phoneSchema, purpose: otpPurposeSchema.optional() });
+export const otpSendResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  resend_after_s: z.number().int(),
+});
+
+// POST /api/email-otp/verify, POST /api/verify-sms-otp
+const verifySecret = {
+  otp: optionalText.pipe(otpCodeSchema.optional()),
+  /** The token of a registration link, instead of the typed code. */
+  token: z.string().max(200).optional(),
+  purpose: otpPurposeSchema.optional(),
+};
+export const emailOtpVerifyRequestSchema = z
+  .object({ email: emailSchema, ...verifySecret })
+  .refine((body) => body.otp !== undefined || body.token !== undefined, {
+    message: messages.invalidOtp,
+    path: ['otp'],
+  });
+export const smsOtpVerifyRequestSchema = z
+  .object({ phone: phoneSchema, ...verifySecret })
+  .refine((body) => body.otp !== undefined || body.token !== undefined, {
+    message: messages.invalidOtp,
+    path: ['otp'],
+  });
+export const otpVerifyResponseSchema = z.object({
+  success: z.literal(true),
+  purpose: otpPurposeSchema,
+  /** Registration and password reset: proof of the verified contact, also kept in an httpOnly cookie. */
+  verification_token: z.string().optional(),
+  /** A login code verified here signs the caller in. */
+  token: z.string().optional(),
+  user: publicUserSchema.optional(),
+});
+
+// POST /api/auth/password-reset (forgot password, after a password_reset code)
+export const passwordResetRequestSchema = z
+  .object({
+    email: optionalText.pipe(emailSchema.optional()),
+    phone: optionalText.pipe(phoneSchema.optional()),
+    otp: otpCodeSchema,
+    newPassword: passwordSchema,
+  })
+  .refine((body) => (body.email === undefined) !== (body.phone === undefined), {
+    message: messages.registerInvalidContact,
+    path: ['phone'],
+  });
+
+// POST /api/auth/change-password
+export const changePasswordRequestSchema = z.object({
+  userId: z.string().optional(),
+  originalPassword: z
+    .string({ error: messages.allFieldsRequired })
+    .min(1, messages.allFieldsRequired)
+    .max(200),
+  newPassword: z
+    .string({ error: messages.allFieldsRequired })
+    .min(1, messages.allFieldsRequired)
+    .min(PASSWORD_MIN_LENGTH, messages.newPasswordMinLength)
+    .max(200, messages.passwordTooLong),
+});
+export const changePasswordResponseSchema = sessionAnswerSchema.extend({
+  success: z.literal(true),
+  message: z.string(),
+});
+
+// POST /api/auth/reset-password (admin)
+export const adminResetPasswordRequestSchema = z.object({ userId: z.uuid(messages.userNotFound) });
+export const adminResetPasswordResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** Shown once to the admin; the user must replace it at next login. */
+  temporary_password: z.string(),
+});
+
+// GET /api/auth/users (admin)
+export const adminUserRowSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  role: roleSchema,
+  created_at: z.string(),
+});
+export const adminUsersResponseSchema = z.object({ users: z.array(adminUserRowSchema) });
