@@ -89,7 +89,44 @@ export interface VerificationsTable {
   consumed_at: Timestamp | null;
 }
 
+export interface LedgerAccountsTable {
+  id: Generated<string>;
+  kind: 'user' | 'merchant' | 'system';
+  user_id: string | null;
+  merchant_id: string | null;
+  debits_posted: ColumnType<bigint, bigint | undefined, bigint>;
+  credits_posted: ColumnType<bigint, bigint | undefined, bigint>;
+  debits_pending: ColumnType<bigint, bigint | undefined, bigint>;
+  credits_pending: ColumnType<bigint, bigint | undefined, bigint>;
+  created_at: Timestamp;
+}
+
+export interface LedgerRequestsTable {
+  id: string;
+  request_hash: string;
+  error_code: string | null;
+  created_at: Timestamp;
+}
+
+export interface LedgerTransfersTable {
+  id: string;
+  seq: Generated<bigint>;
+  debit_account_id: string;
+  credit_account_id: string;
+  amount_paise: bigint;
+  kind: 'issuance' | 'transfer' | 'payment' | 'reversal' | 'payout';
+  phase: 'single' | 'pending' | 'post' | 'void';
+  pending_id: string | null;
+  timeout_at: Timestamp | null;
+  reverses_id: string | null;
+  initiated_by: string | null;
+  created_at: Timestamp;
+}
+
 export interface Schema {
+  ledger_accounts: LedgerAccountsTable;
+  ledger_requests: LedgerRequestsTable;
+  ledger_transfers: LedgerTransfersTable;
   sessions: SessionsTable;
   otp_codes: OtpCodesTable;
   otp_events: OtpEventsTable;

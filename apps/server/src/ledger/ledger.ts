@@ -1,0 +1,327 @@
+import { createHash } from 'node:crypto';
+import {
+  applyTransfer,
+  checkTransfer,
+  DEFAULT_LIMITS,
+  LedgerError,
+  requestFingerprint,
+  resolvePending,
+  type AccountState,
+  type LedgerErrorCode,
+  type LedgerLimits,
+  type TransferKind,
+} from '@hasta/ledger/rules';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { LedgerAccountsTable, LedgerTransfersTable, Schema } from '../db/schema';
+
+export const SYSTEM_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
+export const DEFAULT_PENDING_TIMEOUT_MS = 15 * 60_000;
+const MAX_ATTEMPTS = 5;
+/** serialization_failure, deadlock_detected, unique_violation (two first uses of one id racing). */
+const RETRYABLE = new Set(['40001', '40P01', '23505']);
+
+export type TransferRecord = Selectable<LedgerTransfersTable>;
+
+export interface TransferInput {
+  /** Client-made id: the idempotency key. */
+  id: string;
+  debitAccountId: string;
+  creditAccountId: string;
+  amountPaise: bigint;
+  kind: TransferKind;
+  /** Two-phase: reserve now, post or void later (before the timeout). */
+  pending?: { timeoutMs: number } | undefined;
+  reversesId?: string | undefined;
+  initiatedBy?: string | undefined;
+}
+
+function toState(row: Selectable<LedgerAccountsTable>): AccountState {
+  return {
+    id: row.id,
+    kind: row.kind,
+    debitsPosted: row.debits_posted,
+    creditsPosted: row.credits_posted,
+    debitsPending: row.debits_pending,
+    creditsPending: row.credits_pending,
+  };
+}
+
+function hashRequest(fields: Parameters<typeof requestFingerprint>[0]): string {
+  return createHash('sha256').update(requestFingerprint(fields)).digest('hex');
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * The double-entry ledger on PostgreSQL (or PGlite). Every change runs in one READ COMMITTED transaction that
+ * first claims the request id, then locks the accounts in id order (`FOR UPDATE`), checks the rules, and
+ * writes the counters and the immutable transfer together. Retried a bounded number of times on
+ * serialization failures and deadlocks.
+ */
+export class Ledger {
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly limits: LedgerLimits = DEFAULT_LIMITS,
+  ) {}
+
+  async ensureUserAccount(userId: string): Promise<string> {
+    await this.db
+      .insertInto('ledger_accounts')
+      .values({ kind: 'user', user_id: userId })
+      .onConflict((conflict) => conflict.column('user_id').doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('ledger_accounts')
+      .select('id')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async ensureMerchantAccount(merchantId: string): Promise<string> {
+    await this.db
+      .insertInto('ledger_accounts')
+      .values({ kind: 'merchant', merchant_id: merchantId })
+      .onConflict((conflict) => conflict.column('merchant_id').doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('ledger_accounts')
+      .select('id')
+      .where('merchant_id', '=', merchantId)
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async account(id: string): Promise<AccountState | undefined> {
+    const row = await this.db
+      .selectFrom('ledger_accounts')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toState(row) : undefined;
+  }
+
+  /** A single-phase or pending transfer. Same id and body returns the stored result; a failed id stays failed. */
+  transfer(input: TransferInput): Promise<TransferRecord> {
+    const requestHash = hashRequest({
+      op: 'transfer',
+      debit: input.debitAccountId,
+      credit: input.creditAccountId,
+      amount: input.amountPaise,
+      kind: input.kind,
+      pending_ms: input.pending?.timeoutMs,
+      reverses: input.reversesId,
+    });
+    return this.#run(input.id, requestHash, async (trx) => {
+      if (input.amountPaise < this.limits.minAmountPaise) return 'amount_invalid';
+      const accounts = await this.#lock(trx, [input.debitAccountId, input.creditAccountId]);
+      const debit = accounts.get(input.debitAccountId);
+      const credit = accounts.get(input.creditAccountId);
+      if (!debit || !credit)
+        return input.debitAccountId === input.creditAccountId ? 'same_account' : 'account_not_found';
+      const refused = checkTransfer(debit, credit, input.amountPaise, this.limits);
+      if (refused) return refused;
+      const phase = input.pending ? 'pending' : 'single';
+      applyTransfer(debit, credit, input.amountPaise, phase);
+      await this.#save(trx, [debit, credit]);
+      return trx
+        .insertInto('ledger_transfers')
+        .values({
+          id: input.id,
+          debit_account_id: debit.id,
+          credit_account_id: credit.id,
+          amount_paise: input.amountPaise,
+          kind: input.kind,
+          phase,
+          timeout_at: input.pending ? new Date(Date.now() + input.pending.timeoutMs) : null,
+          reverses_id: input.reversesId ?? null,
+          initiated_by: input.initiatedBy ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+  }
+
+  /** Posts or voids a pending transfer, once. Posting after its timeout is refused; voiding is always allowed. */
+  resolve(input: {
+    id: string;
+    pendingId: string;
+    action: 'post' | 'void';
+    initiatedBy?: string;
+  }): Promise<TransferRecord> {
+    const requestHash = hashRequest({ op: input.action, pending: input.pendingId });
+    return this.#run(input.id, requestHash, async (trx) => {
+      const pending = await trx
+        .selectFrom('ledger_transfers')
+        .selectAll()
+        .where('id', '=', input.pendingId)
+        .where('phase', '=', 'pending')
+        .executeTakeFirst();
+      if (!pending) return 'pending_not_found';
+      const accounts = await this.#lock(trx, [pending.debit_account_id, pending.credit_account_id]);
+      const resolved = await trx
+        .selectFrom('ledger_transfers')
+        .select('id')
+        .where('pending_id', '=', pending.id)
+        .executeTakeFirst();
+      if (resolved) return 'pending_resolved';
+      if (
+        input.action === 'post' &&
+        pending.timeout_at !== null &&
+        pending.timeout_at.getTime() <= Date.now()
+      ) {
+        return 'pending_expired';
+      }
+      const debit = accounts.get(pending.debit_account_id)!;
+      const credit = accounts.get(pending.credit_account_id)!;
+      resolvePending(debit, credit, pending.amount_paise, input.action);
+      await this.#save(trx, [debit, credit]);
+      return trx
+        .insertInto('ledger_transfers')
+        .values({
+          id: input.id,
+          debit_account_id: debit.id,
+          credit_account_id: credit.id,
+          amount_paise: pending.amount_paise,
+          kind: pending.kind,
+          phase: input.action,
+          pending_id: pending.id,
+          initiated_by: input.initiatedBy ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+  }
+
+  /** Claims the request id, runs the change, and records a refusal so the id stays failed. */
+  async #run(
+    id: string,
+    requestHash: string,
+    change: (trx: Transaction<Schema>) => Promise<TransferRecord | LedgerErrorCode>,
+  ): Promise<TransferRecord> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const outcome = await this.db
+          .transaction()
+          .setIsolationLevel('read committed')
+          .execute(async (trx): Promise<TransferRecord | LedgerErrorCode> => {
+            // Blocks on a concurrent first use of the same id until it commits, then sees it.
+            const claimed = await trx
+              .insertInto('ledger_requests')
+              .values({ id, request_hash: requestHash })
+              .onConflict((conflict) => conflict.column('id').doNothing())
+              .returning('id')
+              .executeTakeFirst();
+            if (!claimed) return this.#replay(trx, id, requestHash);
+            const result = await change(trx);
+            if (typeof result === 'string') {
+              await trx
+                .updateTable('ledger_requests')
+                .set({ error_code: result })
+                .where('id', '=', id)
+                .execute();
+            }
+            return result;
+          });
+        if (typeof outcome === 'string') throw new LedgerError(outcome);
+        return outcome;
+      } catch (error) {
+        if (attempt < MAX_ATTEMPTS && RETRYABLE.has(errorCode(error) ?? '')) continue;
+        throw error;
+      }
+    }
+  }
+
+  async #replay(
+    trx: Transaction<Schema>,
+    id: string,
+    requestHash: string,
+  ): Promise<TransferRecord | LedgerErrorCode> {
+    const previous = await trx
+      .selectFrom('ledger_requests')
+      .select(['request_hash', 'error_code'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (previous.request_hash !== requestHash) return 'id_reused';
+    if (previous.error_code !== null) return previous.error_code as LedgerErrorCode;
+    return trx.selectFrom('ledger_transfers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  /** Locks the accounts in one global order (by id), so two transfers never wait on each other in a cycle. */
+  async #lock(trx: Transaction<Schema>, ids: string[]): Promise<Map<string, AccountState>> {
+    const rows = await trx
+      .selectFrom('ledger_accounts')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    return new Map(rows.map((row) => [row.id, toState(row)]));
+  }
+
+  async #save(trx: Transaction<Schema>, accounts: AccountState[]): Promise<void> {
+    for (const account of accounts) {
+      await trx
+        .updateTable('ledger_accounts')
+        .set({
+          debits_posted: account.debitsPosted,
+          credits_posted: account.creditsPosted,
+          debits_pending: account.debitsPending,
+          credits_pending: account.creditsPending,
+        })
+        .where('id', '=', account.id)
+        .execute();
+    }
+  }
+}
+
+/** Findings of the auditor; empty when the books balance. */
+export async function auditLedger(db: Kysely<Schema>): Promise<string[]> {
+  const findings: string[] = [];
+  const totals = await sql<{ posted: string; pending: string }>`
+    SELECT COALESCE(SUM(credits_posted - debits_posted), 0)::text AS posted,
+           COALESCE(SUM(credits_pending - debits_pending), 0)::text AS pending
+    FROM ledger_accounts`.execute(db);
+  const total = totals.rows[0]!;
+  if (total.posted !== '0') findings.push(`posted balances sum to ${total.posted}, not 0`);
+  if (total.pending !== '0') findings.push(`pending balances sum to ${total.pending}, not 0`);
+
+  const mismatched = await sql<{ id: string }>`
+    WITH effects AS (
+      SELECT t.debit_account_id AS account_id,
+             CASE WHEN t.phase IN ('single', 'post') THEN t.amount_paise ELSE 0 END AS debit_posted,
+             0::bigint AS credit_posted,
+             CASE WHEN t.phase = 'pending' THEN t.amount_paise
+                  WHEN t.phase IN ('post', 'void') THEN -t.amount_paise ELSE 0 END AS debit_pending,
+             0::bigint AS credit_pending
+      FROM ledger_transfers t
+      UNION ALL
+      SELECT t.credit_account_id, 0, CASE WHEN t.phase IN ('single', 'post') THEN t.amount_paise ELSE 0 END,
+             0, CASE WHEN t.phase = 'pending' THEN t.amount_paise
+                     WHEN t.phase IN ('post', 'void') THEN -t.amount_paise ELSE 0 END
+      FROM ledger_transfers t
+    ), sums AS (
+      SELECT account_id, SUM(debit_posted) AS dp, SUM(credit_posted) AS cp, SUM(debit_pending) AS dq, SUM(credit_pending) AS cq
+      FROM effects GROUP BY account_id
+    )
+    SELECT a.id FROM ledger_accounts a LEFT JOIN sums s ON s.account_id = a.id
+    WHERE a.debits_posted <> COALESCE(s.dp, 0) OR a.credits_posted <> COALESCE(s.cp, 0)
+       OR a.debits_pending <> COALESCE(s.dq, 0) OR a.credits_pending <> COALESCE(s.cq, 0)`.execute(db);
+  for (const row of mismatched.rows)
+    findings.push(`account ${row.id} does not equal the sum of its transfers`);
+
+  const negative = await sql<{ id: string }>`
+    SELECT id FROM ledger_accounts WHERE kind <> 'system' AND credits_posted - debits_posted - debits_pending < 0`.execute(
+    db,
+  );
+  for (const row of negative.rows) findings.push(`account ${row.id} is overdrawn`);
+
+  const orphans = await sql<{ id: string }>`
+    SELECT r.id FROM ledger_requests r LEFT JOIN ledger_transfers t ON t.id = r.id
+    WHERE (r.error_code IS NULL) <> (t.id IS NOT NULL)`.execute(db);
+  for (const row of orphans.rows) findings.push(`request ${row.id} and its transfer disagree`);
+  return findings;
+}

@@ -1,0 +1,330 @@
+import { randomUUID } from 'node:crypto';
+import { LedgerError } from '@hasta/ledger/rules';
+import { ReferenceLedger } from '@hasta/ledger/reference-model';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../src/db/migrate';
+import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
+
+describe(`the ledger on ${testDatabaseKind}`, () => {
+  let test: TestDatabase;
+  let ledger: Ledger;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+    await migrate(test.database);
+    ledger = new Ledger(test.database.db);
+  });
+  afterEach(async () => {
+    // After every ledger test: the books balance.
+    expect(await auditLedger(test.database.db)).toEqual([]);
+  });
+  afterAll(async () => {
+    await test.drop();
+  });
+
+  let people = 0;
+  async function newAccount(): Promise<string> {
+    people += 1;
+    const user = await test.database.db
+      .insertInto('users')
+      .values({ email: `p${people}-${randomUUID().slice(0, 8)}@ledger.test`, username: `P${people}` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return ledger.ensureUserAccount(user.id);
+  }
+  const balance = async (id: string) => {
+    const account = (await ledger.account(id))!;
+    return { posted: account.creditsPosted - account.debitsPosted, pending: account.debitsPending };
+  };
+  const issue = (to: string, amountPaise: bigint) =>
+    ledger.transfer({
+      id: randomUUID(),
+      debitAccountId: SYSTEM_ACCOUNT_ID,
+      creditAccountId: to,
+      amountPaise,
+      kind: 'issuance',
+    });
+  const code = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+      return 'ok';
+    } catch (error) {
+      if (error instanceof LedgerError) return error.code;
+      throw error;
+    }
+  };
+
+  it('issues money from the system account and moves it between people', async () => {
+    const [asha, ravi] = [await newAccount(), await newAccount()];
+    await issue(asha, 50_000n);
+    await ledger.transfer({
+      id: randomUUID(),
+      debitAccountId: asha,
+      creditAccountId: ravi,
+      amountPaise: 12_345n,
+      kind: 'transfer',
+    });
+    expect(await balance(asha)).toEqual({ posted: 37_655n, pending: 0n });
+    expect(await balance(ravi)).toEqual({ posted: 12_345n, pending: 0n });
+    expect((await ledger.account(SYSTEM_ACCOUNT_ID))!.debitsPosted).toBeGreaterThanOrEqual(50_000n);
+  });
+
+  it('never overdraws a person, and a refused id stays refused', async () => {
+    const [asha, ravi] = [await newAccount(), await newAccount()];
+    const id = randomUUID();
+    const request = {
+      id,
+      debitAccountId: asha,
+      creditAccountId: ravi,
+      amountPaise: 1n,
+      kind: 'transfer' as const,
+    };
+    expect(await code(ledger.transfer(request))).toBe('insufficient_funds');
+    await issue(asha, 100n);
+    expect(await code(ledger.transfer(request))).toBe('insufficient_funds');
+    expect(await balance(ravi)).toEqual({ posted: 0n, pending: 0n });
+  });
+
+  it('returns the stored result for a retry and refuses the same id with another body', async () => {
+    const [asha, ravi] = [await newAccount(), await newAccount()];
+    await issue(asha, 1_000n);
+    const request = {
+      id: randomUUID(),
+      debitAccountId: asha,
+      creditAccountId: ravi,
+      amountPaise: 300n,
+      kind: 'transfer' as const,
+    };
+    const first = await ledger.transfer(request);
+    const again = await ledger.transfer(request);
+    expect(again).toEqual(first);
+    expect(await code(ledger.transfer({ ...request, amountPaise: 301n }))).toBe('id_reused');
+    expect(await balance(asha)).toEqual({ posted: 700n, pending: 0n });
+  });
+
+  it('reserves money for a pending transfer, then posts or voids it once', async () => {
+    const [asha, shop] = [await newAccount(), await newAccount()];
+    await issue(asha, 1_000n);
+    const pending = await ledger.transfer({
+      id: randomUUID(),
+      debitAccountId: asha,
+      creditAccountId: shop,
+      amountPaise: 600n,
+      kind: 'payment',
+      pending: { timeoutMs: 60_000 },
+    });
+    expect(await balance(asha)).toEqual({ posted: 1_000n, pending: 600n });
+    expect(
+      await code(
+        ledger.transfer({
+          id: randomUUID(),
+          debitAccountId: asha,
+          creditAccountId: shop,
+          amountPaise: 401n,
+          kind: 'transfer',
+        }),
+      ),
+    ).toBe('insufficient_funds');
+    await ledger.resolve({ id: randomUUID(), pendingId: pending.id, action: 'post' });
+    expect(await balance(asha)).toEqual({ posted: 400n, pending: 0n });
+    expect(await balance(shop)).toEqual({ posted: 600n, pending: 0n });
+    expect(await code(ledger.resolve({ id: randomUUID(), pendingId: pending.id, action: 'void' }))).toBe(
+      'pending_resolved',
+    );
+
+    const voided = await ledger.transfer({
+      id: randomUUID(),
+      debitAccountId: asha,
+      creditAccountId: shop,
+      amountPaise: 400n,
+      kind: 'payment',
+      pending: { timeoutMs: 60_000 },
+    });
+    await ledger.resolve({ id: randomUUID(), pendingId: voided.id, action: 'void' });
+    expect(await balance(asha)).toEqual({ posted: 400n, pending: 0n });
+  });
+
+  it('refuses to post a pending transfer after its timeout, but lets it be voided', async () => {
+    const [asha, shop] = [await newAccount(), await newAccount()];
+    await issue(asha, 1_000n);
+    const pending = await ledger.transfer({
+      id: randomUUID(),
+      debitAccountId: asha,
+      creditAccountId: shop,
+      amountPaise: 100n,
+      kind: 'payment',
+      pending: { timeoutMs: 1 },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await code(ledger.resolve({ id: randomUUID(), pendingId: pending.id, action: 'post' }))).toBe(
+      'pending_expired',
+    );
+    expect(await code(ledger.resolve({ id: randomUUID(), pendingId: pending.id, action: 'void' }))).toBe(
+      'ok',
+    );
+  });
+
+  it('keeps a wallet within ₹2,00,000 and amounts at least ₹0.01', async () => {
+    const asha = await newAccount();
+    await issue(asha, 20_000_000n);
+    expect(await code(issue(asha, 1n))).toBe('balance_limit_exceeded');
+    expect(await code(issue(asha, 0n))).toBe('amount_invalid');
+  });
+
+  it('refuses to change or delete a transfer, and the database refuses an overdraft', async () => {
+    const asha = await newAccount();
+    const transfer = await issue(asha, 500n);
+    await expect(
+      sql`UPDATE ledger_transfers SET amount_paise = 1 WHERE id = ${transfer.id}`.execute(test.database.db),
+    ).rejects.toThrow(/append-only/);
+    await expect(
+      sql`DELETE FROM ledger_transfers WHERE id = ${transfer.id}`.execute(test.database.db),
+    ).rejects.toThrow(/append-only/);
+    await expect(
+      sql`UPDATE ledger_accounts SET debits_posted = debits_posted + 501 WHERE id = ${asha}`.execute(
+        test.database.db,
+      ),
+    ).rejects.toThrow();
+  });
+
+  it('agrees with the reference model on random sequences of grants, transfers, retries and voids', async () => {
+    const seed = Number(process.env.LEDGER_PROPERTY_SEED ?? Date.now() % 2 ** 31);
+    const accounts = [await newAccount(), await newAccount(), await newAccount()];
+    const operation = fc.oneof(
+      fc.record({ op: fc.constant('grant' as const), to: fc.nat(2), amount: fc.bigInt(1n, 5_000n) }),
+      fc.record({
+        op: fc.constant('transfer' as const),
+        from: fc.nat(2),
+        to: fc.nat(2),
+        amount: fc.bigInt(0n, 3_000n),
+        pending: fc.boolean(),
+      }),
+      fc.record({ op: fc.constant('retry' as const), pick: fc.nat(), sameBody: fc.boolean() }),
+      fc.record({ op: fc.constant('resolve' as const), pick: fc.nat(), post: fc.boolean() }),
+    );
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 25 }), async (operations) => {
+          // Each run starts from the accounts' current state, mirrored into a fresh model.
+          const model = new ReferenceLedger();
+          model.open(SYSTEM_ACCOUNT_ID, 'system');
+          for (const id of accounts) {
+            model.open(id, 'user');
+            const state = (await ledger.account(id))!;
+            Object.assign(model.accounts.get(id)!, state);
+          }
+          Object.assign(model.accounts.get(SYSTEM_ACCOUNT_ID)!, await ledger.account(SYSTEM_ACCOUNT_ID));
+          const sent: Array<{ id: string; from: string; to: string; amount: bigint; pending: boolean }> = [];
+          const pendings: string[] = [];
+          for (const step of operations) {
+            if (step.op === 'grant' || step.op === 'transfer') {
+              const from = step.op === 'grant' ? SYSTEM_ACCOUNT_ID : accounts[step.from]!;
+              const to = accounts[step.to]!;
+              const pending = step.op === 'transfer' && step.pending;
+              const id = randomUUID();
+              sent.push({ id, from, to, amount: step.amount, pending });
+              const expected = model.transfer({
+                id,
+                debitAccountId: from,
+                creditAccountId: to,
+                amountPaise: step.amount,
+                phase: pending ? 'pending' : 'single',
+              });
+              const actual = await code(
+                ledger.transfer({
+                  id,
+                  debitAccountId: from,
+                  creditAccountId: to,
+                  amountPaise: step.amount,
+                  kind: 'transfer',
+                  ...(pending ? { pending: { timeoutMs: 600_000 } } : {}),
+                }),
+              );
+              expect(actual).toBe(expected.ok ? 'ok' : expected.code);
+              if (pending && expected.ok) pendings.push(id);
+            } else if (step.op === 'retry' && sent.length > 0) {
+              const original = sent[step.pick % sent.length]!;
+              const amount = step.sameBody ? original.amount : original.amount + 1n;
+              const expected = model.transfer({
+                id: original.id,
+                debitAccountId: original.from,
+                creditAccountId: original.to,
+                amountPaise: amount,
+                phase: original.pending ? 'pending' : 'single',
+              });
+              const actual = await code(
+                ledger.transfer({
+                  id: original.id,
+                  debitAccountId: original.from,
+                  creditAccountId: original.to,
+                  amountPaise: amount,
+                  kind: 'transfer',
+                  ...(original.pending ? { pending: { timeoutMs: 600_000 } } : {}),
+                }),
+              );
+              expect(actual).toBe(expected.ok ? 'ok' : expected.code);
+            } else if (step.op === 'resolve' && pendings.length > 0) {
+              const pendingId = pendings[step.pick % pendings.length]!;
+              const action = step.post ? 'post' : 'void';
+              const id = randomUUID();
+              const expected = model.resolve(id, pendingId, action);
+              expect(await code(ledger.resolve({ id, pendingId, action }))).toBe(
+                expected.ok ? 'ok' : expected.code,
+              );
+            }
+          }
+          for (const id of accounts) {
+            const state = (await ledger.account(id))!;
+            const expected = model.accounts.get(id)!;
+            expect([state.creditsPosted - state.debitsPosted, state.debitsPending]).toEqual([
+              expected.creditsPosted - expected.debitsPosted,
+              expected.debitsPending,
+            ]);
+          }
+        }),
+        { seed, numRuns: 12 },
+      );
+    } catch (error) {
+      console.error(`Ledger property failed; replay with LEDGER_PROPERTY_SEED=${seed}`);
+      throw error;
+    }
+  });
+
+  it('loses nothing under 64 concurrent clients with retries and reused ids', async () => {
+    const accounts = await Promise.all(Array.from({ length: 40 }, () => newAccount()));
+    for (const id of accounts) await issue(id, 10_000n);
+    const acknowledged = new Set<string>();
+    const sentIds: string[] = [];
+    const random = (n: number) => Math.floor(Math.random() * n);
+    const client = async () => {
+      for (let i = 0; i < 8; i += 1) {
+        const reuse = sentIds.length > 0 && Math.random() < 0.15;
+        const id = reuse ? sentIds[random(sentIds.length)]! : randomUUID();
+        if (!reuse) sentIds.push(id);
+        const from = accounts[random(accounts.length)]!;
+        let to = accounts[random(accounts.length)]!;
+        if (to === from) to = accounts[(accounts.indexOf(from) + 1) % accounts.length]!;
+        const outcome = await code(
+          ledger.transfer({
+            id,
+            debitAccountId: from,
+            creditAccountId: to,
+            amountPaise: BigInt(1 + random(3_000)),
+            kind: 'transfer',
+          }),
+        );
+        if (outcome === 'ok') acknowledged.add(id);
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, client));
+    const stored = await test.database.db
+      .selectFrom('ledger_transfers')
+      .select('id')
+      .where('id', 'in', [...acknowledged])
+      .execute();
+    expect(stored).toHaveLength(acknowledged.size);
+    expect(acknowledged.size).toBeGreaterThan(100);
+  });
+});
