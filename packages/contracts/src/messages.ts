@@ -84,6 +84,16 @@ export const messages = {
   passwordChanged: 'Password changed successfully.',
   passwordResetDone: 'Your password has been reset.',
   accountCreated: 'Account created successfully.',
+  moneySent: 'Money sent successfully!',
+  receiverNotFound: 'No Hasta account uses that email or phone number.',
+  transferVerificationRequired: 'Please verify the OTP sent to your phone/email first.',
+  insufficientFunds: 'Insufficient balance for this transfer.',
+  balanceLimitExceeded: 'This would take the wallet above its ₹2,00,000 limit.',
+  amountTooPrecise: 'Amount can have at most 2 decimal places.',
+  idempotencyConflict: 'This request id was already used for a different request.',
+  transactionNotFound: 'Transaction not found.',
+  transactionAlreadyReversed: 'This transaction was already deleted.',
+  reversalWouldOverdraw: 'This transaction cannot be deleted: the receiver no longer has the money.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -33,6 +33,11 @@ export interface TransferInput {
   pending?: { timeoutMs: number } | undefined;
   reversesId?: string | undefined;
   initiatedBy?: string | undefined;
+  /**
+   * Runs inside the transfer's transaction on its first use (not on a replay); throwing rolls everything
+   * back, the id included. Used to consume the OTP verification a user transfer needs.
+   */
+  guard?: ((trx: Transaction<Schema>) => Promise<void>) | undefined;
 }
 
 function toState(row: Selectable<LedgerAccountsTable>): AccountState {
@@ -44,6 +49,15 @@ function toState(row: Selectable<LedgerAccountsTable>): AccountState {
     debitsPending: row.debits_pending,
     creditsPending: row.credits_pending,
   };
+}
+
+/** A stable uuid for a text (a per-user idempotency key, a reversal of a given transfer). */
+export function uuidFromText(text: string): string {
+  const bytes = createHash('sha256').update(text).digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function hashRequest(fields: Parameters<typeof requestFingerprint>[0]): string {
@@ -116,6 +130,7 @@ export class Ledger {
       reverses: input.reversesId,
     });
     return this.#run(input.id, requestHash, async (trx) => {
+      if (input.guard) await input.guard(trx);
       if (input.amountPaise < this.limits.minAmountPaise) return 'amount_invalid';
       const accounts = await this.#lock(trx, [input.debitAccountId, input.creditAccountId]);
       const debit = accounts.get(input.debitAccountId);

@@ -1,0 +1,344 @@
+import { normalizeEmail, normalizePhone } from '@hasta/contracts/identity';
+import { messages, type MessageKey } from '@hasta/contracts/messages';
+import {
+  adminTransactionsResponseSchema,
+  assignBalanceRequestSchema,
+  assignBalanceResponseSchema,
+  dashboardResponseSchema,
+  deleteTransactionResponseSchema,
+  transactionHistoryResponseSchema,
+  transferRequestSchema,
+  transferResponseSchema,
+} from '@hasta/contracts/wallet';
+import { paiseToRupeesText, rupeesNumberToPaise } from '@hasta/ledger/money';
+import { LedgerError, type LedgerErrorCode } from '@hasta/ledger/rules';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { AuthContext } from '../auth/sessions';
+import { findUserByIdentifier } from '../auth/users';
+import { AppError } from '../lib/app-error';
+import { Ledger, SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
+import { listTransfers, statusOf, toTransactionRecord } from '../ledger/queries';
+import { requireAdmin, requireUser } from '../plugins/auth';
+
+const TRANSFER_VERIFICATION_TTL_MS = 5 * 60_000;
+const HISTORY_LIMIT = 200;
+const DASHBOARD_HISTORY_LIMIT = 50;
+const ADMIN_LIST_LIMIT = 500;
+
+const LEDGER_ERRORS: Record<
+  LedgerErrorCode,
+  { status: 'BAD_REQUEST' | 'CONFLICT' | 'NOT_FOUND'; key: MessageKey }
+> = {
+  amount_invalid: { status: 'BAD_REQUEST', key: 'amountPositive' },
+  same_account: { status: 'BAD_REQUEST', key: 'selfSendEmail' },
+  account_not_found: { status: 'NOT_FOUND', key: 'receiverNotFound' },
+  insufficient_funds: { status: 'BAD_REQUEST', key: 'insufficientFunds' },
+  balance_limit_exceeded: { status: 'BAD_REQUEST', key: 'balanceLimitExceeded' },
+  id_reused: { status: 'CONFLICT', key: 'idempotencyConflict' },
+  pending_not_found: { status: 'NOT_FOUND', key: 'transactionNotFound' },
+  pending_resolved: { status: 'CONFLICT', key: 'transactionAlreadyReversed' },
+  pending_expired: { status: 'CONFLICT', key: 'transactionFailed' },
+};
+
+function toAppError(error: unknown): unknown {
+  if (!(error instanceof LedgerError)) return error;
+  const mapped = LEDGER_ERRORS[error.code];
+  return AppError.of(mapped.status, mapped.key);
+}
+
+function paiseOf(amount: number): bigint {
+  const paise = rupeesNumberToPaise(amount);
+  if (paise === null) throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
+  if (paise <= 0n) throw AppError.of('BAD_REQUEST', 'amountPositive');
+  return paise;
+}
+
+const idempotencyHeaderSchema = z.object({ 'idempotency-key': z.string().trim().min(1).max(200).optional() });
+
+/** A caller's key names a transfer only within that caller's own requests. */
+function transferId(request: FastifyRequest, callerId: string): string {
+  const key = (request.headers as Record<string, string | undefined>)['idempotency-key'];
+  return key ? uuidFromText(`transfer:${callerId}:${key}`) : crypto.randomUUID();
+}
+
+/** A user reads their own wallet; an admin reads anyone's. */
+function targetUserId(auth: AuthContext, userId: string | undefined): string {
+  if (userId === undefined || userId === auth.user.id) return auth.user.id;
+  if (auth.user.role !== 'admin') throw AppError.of('FORBIDDEN', 'forbidden');
+  return userId;
+}
+
+export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.database.db;
+  const ledger = new Ledger(db);
+  const tags = ['wallet'];
+
+  async function userOrNotFound(userId: string) {
+    const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+    if (!user) throw AppError.of('NOT_FOUND', 'userNotFound');
+    return user;
+  }
+
+  app.get(
+    '/dashboard',
+    {
+      schema: {
+        tags,
+        summary: 'The wallet overview of a user (their own; an admin may name anyone)',
+        querystring: z.object({ userId: z.uuid(messages.userNotFound).optional() }),
+        response: { 200: dashboardResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = await userOrNotFound(targetUserId(await requireUser(request), request.query.userId));
+      const accountId = await ledger.ensureUserAccount(user.id);
+      const account = (await ledger.account(accountId))!;
+      const balance = account.creditsPosted - account.debitsPosted;
+      const transfers = await listTransfers(db, {
+        accountId,
+        limit: DASHBOARD_HISTORY_LIMIT,
+        includeReversed: true,
+      });
+      return {
+        user: {
+          id: user.id,
+          email: user.email,
+          phone: user.phone,
+          username: user.username,
+          balance: paiseToRupeesText(balance),
+          balance_paise: balance.toString(),
+          palm_hash: null,
+          handinfo: { left: false, right: false },
+          user_history: transfers.map((view) => {
+            const record = toTransactionRecord(view, accountId);
+            return {
+              type: 'transaction' as const,
+              created_at: record.created_at,
+              sender: record.from_user_email,
+              receiver: record.to_user_email,
+              amount: record.amount,
+              status: record.status,
+              similarity: null,
+              txid: record.id,
+              tx: null,
+            };
+          }),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/transaction/history',
+    {
+      schema: {
+        tags,
+        summary: 'Transfers a user sent or received, newest first',
+        querystring: z.object({ userId: z.uuid(messages.userNotAuthenticated).optional() }),
+        response: { 200: transactionHistoryResponseSchema },
+      },
+    },
+    async (request) => {
+      const userId = targetUserId(await requireUser(request), request.query.userId);
+      const accountId = await ledger.ensureUserAccount((await userOrNotFound(userId)).id);
+      const transfers = await listTransfers(db, { accountId, limit: HISTORY_LIMIT, includeReversed: true });
+      return { transactions: transfers.map((view) => toTransactionRecord(view, accountId)) };
+    },
+  );
+
+  app.post(
+    '/transfer',
+    {
+      schema: {
+        tags,
+        summary: 'Send money to another user, after verifying an OTP sent to your own phone or email',
+        headers: idempotencyHeaderSchema,
+        body: transferRequestSchema,
+        response: { 200: transferResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      if (request.body.userId !== undefined && request.body.userId !== auth.user.id)
+        throw AppError.of('FORBIDDEN', 'forbidden');
+      const { receiverEmail, receiverPhone } = request.body;
+      const email = receiverEmail === undefined ? undefined : normalizeEmail(receiverEmail);
+      if (email === null) throw AppError.of('BAD_REQUEST', 'invalidEmail');
+      const phone = receiverPhone === undefined ? undefined : normalizePhone(receiverPhone);
+      if (phone === null) throw AppError.of('BAD_REQUEST', 'invalidPhone');
+      if (email !== undefined && email === auth.user.email) throw AppError.of('BAD_REQUEST', 'selfSendEmail');
+      if (phone !== undefined && phone === auth.user.phone) throw AppError.of('BAD_REQUEST', 'selfSendPhone');
+      const amountPaise = paiseOf(request.body.amount);
+
+      const receiver = await findUserByIdentifier(db, (email ?? phone)!);
+      if (!receiver) throw AppError.of('NOT_FOUND', 'receiverNotFound');
+      if (receiver.id === auth.user.id)
+        throw AppError.of('BAD_REQUEST', email ? 'selfSendEmail' : 'selfSendPhone');
+      const [from, to] = [
+        await ledger.ensureUserAccount(auth.user.id),
+        await ledger.ensureUserAccount(receiver.id),
+      ];
+
+      try {
+        const transfer = await ledger.transfer({
+          id: transferId(request, auth.user.id),
+          debitAccountId: from,
+          creditAccountId: to,
+          amountPaise,
+          kind: 'transfer',
+          initiatedBy: auth.user.id,
+          // One verified OTP of this session, at most 5 minutes old, pays for exactly one transfer.
+          guard: async (trx) => {
+            const used = await trx
+              .updateTable('verifications')
+              .set({ consumed_at: new Date() })
+              .where(
+                'id',
+                '=',
+                trx
+                  .selectFrom('verifications')
+                  .select('id')
+                  .where('session_id', '=', auth.sessionId)
+                  .where('purpose', '=', 'transfer')
+                  .where('consumed_at', 'is', null)
+                  .where('created_at', '>', new Date(Date.now() - TRANSFER_VERIFICATION_TTL_MS))
+                  .orderBy('created_at', 'desc')
+                  .limit(1),
+              )
+              .where('consumed_at', 'is', null)
+              .returning('id')
+              .executeTakeFirst();
+            if (!used) throw AppError.of('FORBIDDEN', 'transferVerificationRequired');
+          },
+        });
+        const [view] = (
+          await listTransfers(db, { accountId: from, limit: 50, includeReversed: true })
+        ).filter((row) => row.id === transfer.id);
+        return {
+          success: true as const,
+          message: messages.moneySent,
+          transaction: toTransactionRecord(view!, from),
+        };
+      } catch (error) {
+        throw toAppError(error);
+      }
+    },
+  );
+
+  app.post(
+    '/assignBalance',
+    {
+      schema: {
+        tags,
+        summary: 'Admin: add money to a user’s wallet (issued from the system account)',
+        headers: idempotencyHeaderSchema,
+        body: assignBalanceRequestSchema,
+        response: { 200: assignBalanceResponseSchema },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      const user = await userOrNotFound(request.body.userId);
+      const accountId = await ledger.ensureUserAccount(user.id);
+      try {
+        await ledger.transfer({
+          id: transferId(request, admin.user.id),
+          debitAccountId: SYSTEM_ACCOUNT_ID,
+          creditAccountId: accountId,
+          amountPaise: paiseOf(request.body.amount),
+          kind: 'issuance',
+          initiatedBy: admin.user.id,
+        });
+      } catch (error) {
+        throw toAppError(error);
+      }
+      const account = (await ledger.account(accountId))!;
+      return {
+        success: true as const,
+        message: messages.valueSent,
+        balance: paiseToRupeesText(account.creditsPosted - account.debitsPosted),
+      };
+    },
+  );
+
+  app.get(
+    '/transaction',
+    {
+      schema: {
+        tags,
+        summary: 'Admin: recent transfers (deleted ones hidden unless asked for)',
+        querystring: z.object({ include_deleted: z.enum(['true', 'false']).optional() }),
+        response: { 200: adminTransactionsResponseSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      const transfers = await listTransfers(db, {
+        limit: ADMIN_LIST_LIMIT,
+        includeReversed: request.query.include_deleted === 'true',
+      });
+      return {
+        transactions: transfers.map((view) => ({
+          txid: view.id,
+          kind: view.kind,
+          from_user_id: view.from_user_id,
+          to_user_id: view.to_user_id,
+          to_merchant_id: view.to_merchant_id,
+          amount: paiseToRupeesText(view.amount_paise),
+          status: statusOf(view),
+          created_at: view.created_at.toISOString(),
+        })),
+      };
+    },
+  );
+
+  app.delete(
+    '/transaction/:txid',
+    {
+      schema: {
+        tags,
+        summary: 'Admin: delete a transfer by reversing it with a new transfer (the trail is kept)',
+        params: z.object({ txid: z.uuid(messages.transactionNotFound) }),
+        response: { 200: deleteTransactionResponseSchema },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      const original = await db
+        .selectFrom('ledger_transfers')
+        .selectAll()
+        .where('id', '=', request.params.txid)
+        .where('phase', '=', 'single')
+        .where('kind', '<>', 'reversal')
+        .executeTakeFirst();
+      if (!original) throw AppError.of('NOT_FOUND', 'transactionNotFound');
+      const reversed = await sql<{
+        id: string;
+      }>`SELECT id FROM ledger_transfers WHERE reverses_id = ${original.id}`.execute(db);
+      if (reversed.rows.length > 0) throw AppError.of('CONFLICT', 'transactionAlreadyReversed');
+      try {
+        const reversal = await ledger.transfer({
+          id: crypto.randomUUID(),
+          debitAccountId: original.credit_account_id,
+          creditAccountId: original.debit_account_id,
+          amountPaise: original.amount_paise,
+          kind: 'reversal',
+          reversesId: original.id,
+          initiatedBy: admin.user.id,
+        });
+        return { success: true as const, message: messages.transactionDeleted, reversal_txid: reversal.id };
+      } catch (error) {
+        if (error instanceof LedgerError && error.code === 'insufficient_funds') {
+          throw AppError.of('CONFLICT', 'reversalWouldOverdraw');
+        }
+        // Two admins deleting at once: the unique reverses_id lets one through.
+        if ((error as { code?: unknown }).code === '23505')
+          throw AppError.of('CONFLICT', 'transactionAlreadyReversed');
+        throw toAppError(error);
+      }
+    },
+  );
+};

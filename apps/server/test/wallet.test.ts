@@ -1,0 +1,272 @@
+import { messages } from '@hasta/contracts/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLedger } from '../src/ledger/ledger';
+import { hashPassword } from '../src/lib/password';
+import { bearer, lastCode, passCooldown, registerUser, uniquePhone } from './support/auth-helpers';
+import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+
+describe(`the wallet API on ${testDatabaseKind}`, () => {
+  let test: TestApp;
+  let adminToken: string;
+  const call = (
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    token?: string,
+    payload?: object,
+    headers: Record<string, string> = {},
+  ) =>
+    test.app.inject({
+      method,
+      url,
+      ...(payload ? { payload } : {}),
+      headers: { ...(token ? bearer(token) : {}), ...headers },
+    });
+
+  beforeAll(async () => {
+    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
+    await test.database.db
+      .insertInto('users')
+      .values({
+        email: 'root@wallet.test',
+        username: 'Root',
+        role: 'admin',
+        password_hash: await hashPassword('admin password 1'),
+      })
+      .execute();
+    adminToken = (
+      await call('POST', '/api/auth/login', undefined, {
+        email: 'root@wallet.test',
+        password: 'admin password 1',
+      })
+    ).json().token;
+  });
+  afterAll(async () => {
+    expect(await auditLedger(test.database.db)).toEqual([]);
+    await test.close();
+  });
+
+  /** A user with a phone and a balance, as the admin's Send Value gives it. */
+  async function fundedUser(rupees: number) {
+    const phone = uniquePhone();
+    const registered = await registerUser(test.app, test.database, { phone });
+    if (rupees > 0) {
+      const assigned = await call('POST', '/api/assignBalance', adminToken, {
+        userId: registered.user.id,
+        amount: rupees,
+      });
+      expect(assigned.statusCode).toBe(200);
+    }
+    return { ...registered, phone };
+  }
+
+  /** The seed's OTP step for a transfer: send to one's own phone, verify it (no purpose given). */
+  async function verifyTransferOtp(token: string, phone: string) {
+    await passCooldown(test.database, phone);
+    expect((await call('POST', '/api/send-sms-otp', token, { phone })).statusCode).toBe(200);
+    const otp = await lastCode(test.database, phone);
+    const verified = await call('POST', '/api/verify-sms-otp', token, { phone, otp });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json().purpose).toBe('transfer');
+  }
+
+  const balanceOf = async (token: string) =>
+    (await call('GET', '/api/dashboard', token)).json().user.balance as string;
+
+  it('lets an admin add value, and shows it on the dashboard', async () => {
+    const { token, user } = await fundedUser(500);
+    const dashboard = await call('GET', `/api/dashboard?userId=${user.id}`, token);
+    expect(dashboard.statusCode).toBe(200);
+    expect(dashboard.json().user).toMatchObject({
+      id: user.id,
+      balance: '500.00',
+      balance_paise: '50000',
+      palm_hash: null,
+    });
+    expect(dashboard.json().user.user_history[0]).toMatchObject({
+      type: 'transaction',
+      amount: '500.00',
+      status: 'completed',
+      sender: 'Hasta',
+    });
+    const asUser = await call('POST', '/api/assignBalance', token, { userId: user.id, amount: 1 });
+    expect(asUser.statusCode).toBe(403);
+  });
+
+  it('sends money only after an OTP verified in this session, one verification per transfer', async () => {
+    const sender = await fundedUser(1000);
+    const receiver = await fundedUser(0);
+    const body = {
+      userId: sender.user.id,
+      receiverEmail: '',
+      receiverPhone: receiver.phone,
+      amount: 250.5,
+      transferMethod: 'phone_email',
+    };
+
+    const unverified = await call('POST', '/api/transfer', sender.token, body);
+    expect(unverified.statusCode).toBe(403);
+    expect(unverified.json().message).toBe(messages.transferVerificationRequired);
+
+    await verifyTransferOtp(sender.token, sender.phone);
+    const sent = await call('POST', '/api/transfer', sender.token, body);
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json()).toMatchObject({
+      success: true,
+      message: messages.moneySent,
+      transaction: { amount: '250.50', status: 'completed', direction: 'sent' },
+    });
+    expect(await balanceOf(sender.token)).toBe('749.50');
+    expect(await balanceOf(receiver.token)).toBe('250.50');
+
+    expect((await call('POST', '/api/transfer', sender.token, body)).statusCode).toBe(403);
+  });
+
+  it('does not accept another session’s verification', async () => {
+    const sender = await fundedUser(100);
+    const receiver = await fundedUser(0);
+    await verifyTransferOtp(sender.token, sender.phone);
+    const otherSession = (
+      await call('POST', '/api/auth/login', undefined, { phone: sender.phone, password: sender.password })
+    ).json().token;
+    const response = await call('POST', '/api/transfer', otherSession, {
+      receiverPhone: receiver.phone,
+      amount: 1,
+    });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('replays a retried Idempotency-Key and refuses the key with another body', async () => {
+    const sender = await fundedUser(100);
+    const receiver = await fundedUser(0);
+    await verifyTransferOtp(sender.token, sender.phone);
+    const key = { 'idempotency-key': 'tap-1' };
+    const first = await call(
+      'POST',
+      '/api/transfer',
+      sender.token,
+      { receiverPhone: receiver.phone, amount: 10 },
+      key,
+    );
+    const retry = await call(
+      'POST',
+      '/api/transfer',
+      sender.token,
+      { receiverPhone: receiver.phone, amount: 10 },
+      key,
+    );
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json().transaction.id).toBe(first.json().transaction.id);
+    const changed = await call(
+      'POST',
+      '/api/transfer',
+      sender.token,
+      { receiverPhone: receiver.phone, amount: 11 },
+      key,
+    );
+    expect(changed.statusCode).toBe(409);
+    expect(await balanceOf(receiver.token)).toBe('10.00');
+  });
+
+  it.each([
+    [{ amount: 5 }, 400, messages.receiverRequired],
+    [{ receiverPhone: '+911', amount: 5 }, 400, messages.invalidPhone],
+    [{ receiverEmail: 'nobody', amount: 5 }, 400, messages.invalidEmail],
+    [{ receiverEmail: 'nobody@nowhere.in', amount: 5 }, 404, messages.receiverNotFound],
+    [{ receiverPhone: 'RECEIVER', amount: 0 }, 400, messages.amountPositive],
+    [{ receiverPhone: 'RECEIVER', amount: -3 }, 400, messages.amountPositive],
+    [{ receiverPhone: 'RECEIVER', amount: 0.001 }, 400, messages.amountTooPrecise],
+    [{ receiverPhone: 'RECEIVER', amount: '5' }, 400, messages.amountRequired],
+    [{ receiverPhone: 'SELF', amount: 5 }, 400, messages.selfSendPhone],
+    [{ receiverPhone: 'RECEIVER', amount: 5000 }, 400, messages.insufficientFunds],
+  ])('answers %j with %i and its message, moving nothing', async (payload, status, message) => {
+    const sender = await fundedUser(100);
+    const receiver = await fundedUser(0);
+    await verifyTransferOtp(sender.token, sender.phone);
+    const body = JSON.parse(
+      JSON.stringify(payload).replace('RECEIVER', receiver.phone).replace('SELF', sender.phone),
+    );
+    const response = await call('POST', '/api/transfer', sender.token, body);
+    expect(response.statusCode).toBe(status);
+    expect(response.json().message).toBe(message);
+    expect(await balanceOf(sender.token)).toBe('100.00');
+  });
+
+  it('keeps each user to their own wallet', async () => {
+    const alice = await fundedUser(10);
+    const bob = await fundedUser(10);
+    expect((await call('GET', `/api/dashboard?userId=${bob.user.id}`, alice.token)).statusCode).toBe(403);
+    expect(
+      (await call('GET', `/api/transaction/history?userId=${bob.user.id}`, alice.token)).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await call('POST', '/api/transfer', alice.token, {
+          userId: bob.user.id,
+          receiverPhone: alice.phone,
+          amount: 1,
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await call('GET', `/api/dashboard?userId=${bob.user.id}`, adminToken)).statusCode).toBe(200);
+    expect((await call('GET', '/api/dashboard')).statusCode).toBe(401);
+  });
+
+  it('lists history with both parties and direction', async () => {
+    const sender = await fundedUser(100);
+    const receiver = await fundedUser(0);
+    await verifyTransferOtp(sender.token, sender.phone);
+    await call('POST', '/api/transfer', sender.token, { receiverPhone: receiver.phone, amount: 42 });
+    const history = (await call('GET', '/api/transaction/history', receiver.token)).json().transactions;
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({
+      amount: '42.00',
+      direction: 'received',
+      status: 'completed',
+      from_user_email: sender.phone,
+      to_user_email: receiver.phone,
+      blockchain_tx: null,
+    });
+  });
+
+  it('lets an admin delete a transfer by reversing it, once, and never into an overdraft', async () => {
+    const sender = await fundedUser(100);
+    const receiver = await fundedUser(0);
+    await verifyTransferOtp(sender.token, sender.phone);
+    const txid = (
+      await call('POST', '/api/transfer', sender.token, { receiverPhone: receiver.phone, amount: 60 })
+    ).json().transaction.id;
+
+    expect((await call('DELETE', `/api/transaction/${txid}`, sender.token)).statusCode).toBe(403);
+    const listed = (await call('GET', '/api/transaction', adminToken)).json().transactions;
+    expect(listed.map((t: { txid: string }) => t.txid)).toContain(txid);
+
+    const deleted = await call('DELETE', `/api/transaction/${txid}`, adminToken);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json().message).toBe(messages.transactionDeleted);
+    expect(await balanceOf(sender.token)).toBe('100.00');
+    expect(await balanceOf(receiver.token)).toBe('0.00');
+    expect(
+      (await call('GET', '/api/transaction', adminToken))
+        .json()
+        .transactions.map((t: { txid: string }) => t.txid),
+    ).not.toContain(txid);
+    const all = (await call('GET', '/api/transaction?include_deleted=true', adminToken)).json().transactions;
+    expect(all.find((t: { txid: string }) => t.txid === txid)?.status).toBe('reversed');
+    expect((await call('DELETE', `/api/transaction/${txid}`, adminToken)).statusCode).toBe(409);
+
+    // The receiver spent the money: reversing would overdraw them.
+    await passCooldown(test.database, sender.phone);
+    await verifyTransferOtp(sender.token, sender.phone);
+    const second = (
+      await call('POST', '/api/transfer', sender.token, { receiverPhone: receiver.phone, amount: 30 })
+    ).json().transaction.id;
+    await verifyTransferOtp(receiver.token, receiver.phone);
+    expect(
+      (await call('POST', '/api/transfer', receiver.token, { receiverPhone: sender.phone, amount: 30 }))
+        .statusCode,
+    ).toBe(200);
+    const refused = await call('DELETE', `/api/transaction/${second}`, adminToken);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(messages.reversalWouldOverdraw);
+  });
+});

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { messages } from './messages';
+
+/** Amounts travel as JSON numbers of rupees (the spec's clients) and come back as decimal strings. */
+export const rupeesAmountSchema = z
+  .number({ error: messages.amountRequired })
+  .refine((value) => value > 0, messages.amountPositive);
+
+const optionalContact = z
+  .string()
+  .trim()
+  .max(320)
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+// POST /api/transfer (header Idempotency-Key recommended)
+export const transferRequestSchema = z
+  .object({
+    userId: z.string().optional(),
+    receiverEmail: optionalContact,
+    receiverPhone: optionalContact,
+    amount: rupeesAmountSchema,
+    transferMethod: z.enum(['phone_email', 'qr_scan']).default('phone_email'),
+  })
+  .refine((body) => body.receiverEmail !== undefined || body.receiverPhone !== undefined, {
+    message: messages.receiverRequired,
+    path: ['receiverEmail'],
+  });
+
+export const transactionStatusSchema = z.enum(['completed', 'pending', 'voided', 'reversed', 'failed']);
+
+/** A transfer as the person who sent or received it sees it (spec §3 "Transaction record"). */
+export const transactionRecordSchema = z.object({
+  id: z.string(),
+  amount: z.string(),
+  amount_paise: z.string(),
+  status: transactionStatusSchema,
+  created_at: z.string(),
+  direction: z.enum(['sent', 'received']),
+  from_user_email: z.string().nullable(),
+  to_user_email: z.string().nullable(),
+  blockchain_tx: z.string().nullable(),
+  hand_hash: z.string().nullable(),
+});
+export type TransactionRecord = z.infer<typeof transactionRecordSchema>;
+
+export const transferResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  transaction: transactionRecordSchema,
+});
+
+export const transactionHistoryResponseSchema = z.object({ transactions: z.array(transactionRecordSchema) });
+
+/** A history entry of the dashboard (spec §3 "History entry"). */
+export const historyEntrySchema = z.object({
+  type: z.enum(['transaction', 'palm_registration', 'palm_manual_scan']),
+  created_at: z.string(),
+  sender: z.string().nullable(),
+  receiver: z.string().nullable(),
+  amount: z.string().nullable(),
+  status: z.string(),
+  similarity: z.number().nullable(),
+  txid: z.string().nullable(),
+  tx: z.string().nullable(),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const dashboardResponseSchema = z.object({
+  user: z.object({
+    id: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    username: z.string(),
+    /** Rupees as a decimal string, e.g. "1234.50". */
+    balance: z.string(),
+    balance_paise: z.string(),
+    palm_hash: z.string().nullable(),
+    handinfo: z.object({ left: z.boolean(), right: z.boolean() }),
+    user_history: z.array(historyEntrySchema),
+  }),
+});
+export type DashboardResponse = z.infer<typeof dashboardResponseSchema>;
+
+// POST /api/assignBalance (admin)
+export const assignBalanceRequestSchema = z.object({
+  userId: z.uuid(messages.userNotFound),
+  amount: rupeesAmountSchema,
+});
+export const assignBalanceResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  balance: z.string(),
+});
+
+// GET /api/transaction (admin), DELETE /api/transaction/{txid} (admin)
+export const adminTransactionSchema = z.object({
+  txid: z.string(),
+  kind: z.string(),
+  from_user_id: z.string().nullable(),
+  to_user_id: z.string().nullable(),
+  to_merchant_id: z.string().nullable(),
+  amount: z.string(),
+  status: transactionStatusSchema,
+  created_at: z.string(),
+});
+export const adminTransactionsResponseSchema = z.object({ transactions: z.array(adminTransactionSchema) });
+export const deleteTransactionResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  reversal_txid: z.string(),
+});
