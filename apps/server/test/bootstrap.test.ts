@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAdmin, GENERATED_ADMIN_EMAIL } from '../src/bootstrap/admin';
 import { DEMO_USERS, seedDemoData } from '../src/bootstrap/demo-data';
 import { migrate } from '../src/db/migrate';
+import { auditLedger } from '../src/ledger/ledger';
 import { verifyPassword } from '../src/lib/password';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
 
@@ -70,5 +71,17 @@ describe(`start-up data on ${testDatabaseKind}`, () => {
       .select(['merchants.store_name', 'users.role'])
       .execute();
     expect(merchants).toEqual([{ store_name: 'Chai Corner, Indiranagar', role: 'merchant' }]);
+    const balances = await test.database.db
+      .selectFrom('ledger_accounts')
+      .innerJoin('users', 'users.id', 'ledger_accounts.user_id')
+      .select(['users.email', 'ledger_accounts.credits_posted', 'ledger_accounts.debits_posted'])
+      .orderBy('users.email')
+      .execute();
+    expect(balances.map((row) => [row.email, row.credits_posted - row.debits_posted])).toEqual(
+      [...DEMO_USERS]
+        .sort((a, b) => a.email.localeCompare(b.email))
+        .map((user) => [user.email, user.opening_paise]),
+    );
+    expect(await auditLedger(test.database.db)).toEqual([]);
   });
 });

@@ -1,14 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
+import { Ledger, SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { hashPassword } from '../lib/password';
 
 /** The password of every demo account: the demo runs on a local embedded database only. */
 export const DEMO_PASSWORD = 'hasta-demo';
 
 export const DEMO_USERS = [
-  { email: 'asha@demo.hasta.local', phone: '+919800000001', username: 'Asha Rao' },
-  { email: 'ravi@demo.hasta.local', phone: '+919800000002', username: 'Ravi Kumar' },
-  { email: 'meera@demo.hasta.local', phone: '+919800000003', username: 'Meera Iyer' },
+  { email: 'asha@demo.hasta.local', phone: '+919800000001', username: 'Asha Rao', opening_paise: 500_000n },
+  { email: 'ravi@demo.hasta.local', phone: '+919800000002', username: 'Ravi Kumar', opening_paise: 125_050n },
+  { email: 'meera@demo.hasta.local', phone: '+919800000003', username: 'Meera Iyer', opening_paise: 20_000n },
 ] as const;
 
 export const DEMO_MERCHANT = {
@@ -64,7 +65,10 @@ export async function seedKiosks(db: Kysely<Schema>): Promise<void> {
     .execute();
 }
 
-/** Demo people and a demo shop, for a local try-out. Idempotent: accounts that exist are left alone. */
+/**
+ * Demo people with opening balances and a demo shop, for a local try-out. Idempotent: accounts that exist
+ * are left alone, and each opening balance is one ledger transfer with a fixed id, issued once.
+ */
 export async function seedDemoData(db: Kysely<Schema>): Promise<{ created: number }> {
   const password_hash = await hashPassword(DEMO_PASSWORD);
   let created = 0;
@@ -92,5 +96,20 @@ export async function seedDemoData(db: Kysely<Schema>): Promise<{ created: numbe
       }
     }
   });
+  const ledger = new Ledger(db);
+  for (const person of DEMO_USERS) {
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', person.email)
+      .executeTakeFirstOrThrow();
+    await ledger.transfer({
+      id: uuidFromText(`demo-opening-balance:${person.email}`),
+      debitAccountId: SYSTEM_ACCOUNT_ID,
+      creditAccountId: await ledger.ensureUserAccount(user.id),
+      amountPaise: person.opening_paise,
+      kind: 'issuance',
+    });
+  }
   return { created };
 }
