@@ -85,6 +85,8 @@ export const messages = {
   passwordResetDone: 'Your password has been reset.',
   accountCreated: 'Account created successfully.',
   moneySent: 'Money sent successfully!',
+  alreadyOnWaitlist: 'This email is already on the waitlist.',
+  applicantNotFound: 'Applicant not found.',
   receiverNotFound: 'No Hasta account uses that email or phone number.',
   transferVerificationRequired: 'Please verify the OTP sent to your phone/email first.',
   insufficientFunds: 'Insufficient balance for this transfer.',

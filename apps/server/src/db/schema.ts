@@ -123,7 +123,54 @@ export interface LedgerTransfersTable {
   created_at: Timestamp;
 }
 
+export interface ApplicantsTable {
+  id: Generated<string>;
+  username: string;
+  email: string;
+  phonenumber: string;
+  description: string;
+  created_at: Timestamp;
+}
+
+export interface InquiriesTable {
+  id: Generated<string>;
+  name: string;
+  email_or_phone: string;
+  role: string;
+  message: string;
+  created_at: Timestamp;
+}
+
+export interface VendorRegistrationsTable {
+  id: Generated<string>;
+  business_name: string;
+  owner_name: string;
+  email: string;
+  phone: string;
+  address: string;
+  interests: string[];
+  comments: string;
+  created_at: Timestamp;
+}
+
+export interface KioskApplicationsTable {
+  id: Generated<string>;
+  name: string;
+  email: string;
+  phone: string;
+  address: string;
+  premises: string;
+  footfall: string;
+  power: boolean;
+  internet: boolean;
+  created_at: Timestamp;
+}
+
 export interface Schema {
+  applicants: ApplicantsTable;
+  inquiries: InquiriesTable;
+  vendor_registrations: VendorRegistrationsTable;
+  kiosk_applications: KioskApplicationsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_requests: LedgerRequestsTable;
   ledger_transfers: LedgerTransfersTable;
