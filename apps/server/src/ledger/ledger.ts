@@ -81,30 +81,26 @@ export class Ledger {
     private readonly limits: LedgerLimits = DEFAULT_LIMITS,
   ) {}
 
-  async ensureUserAccount(userId: string): Promise<string> {
-    await this.db
-      .insertInto('ledger_accounts')
-      .values({ kind: 'user', user_id: userId })
-      .onConflict((conflict) => conflict.column('user_id').doNothing())
-      .execute();
-    const row = await this.db
-      .selectFrom('ledger_accounts')
-      .select('id')
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return row.id;
+  ensureUserAccount(userId: string): Promise<string> {
+    return this.#ensureAccount('user', userId);
   }
 
-  async ensureMerchantAccount(merchantId: string): Promise<string> {
+  ensureMerchantAccount(merchantId: string): Promise<string> {
+    return this.#ensureAccount('merchant', merchantId);
+  }
+
+  /** The owner's account, opened on first use. */
+  async #ensureAccount(kind: 'user' | 'merchant', ownerId: string): Promise<string> {
+    const owner = kind === 'user' ? 'user_id' : 'merchant_id';
     await this.db
       .insertInto('ledger_accounts')
-      .values({ kind: 'merchant', merchant_id: merchantId })
-      .onConflict((conflict) => conflict.column('merchant_id').doNothing())
+      .values({ kind, [owner]: ownerId })
+      .onConflict((conflict) => conflict.column(owner).doNothing())
       .execute();
     const row = await this.db
       .selectFrom('ledger_accounts')
       .select('id')
-      .where('merchant_id', '=', merchantId)
+      .where(owner, '=', ownerId)
       .executeTakeFirstOrThrow();
     return row.id;
   }

@@ -86,6 +86,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return { token, user: toPublicUser(user) };
   }
 
+  /** Sets a password (argon2id), ends every session of the user, and returns the updated row. */
+  async function setPassword(
+    userId: string,
+    password: string,
+    mustChange: boolean,
+  ): Promise<UserRow | undefined> {
+    const updated = await db
+      .updateTable('users')
+      .set({
+        password_hash: await hashPassword(password),
+        must_change_password: mustChange,
+        updated_at: new Date(),
+      })
+      .where('id', '=', userId)
+      .returningAll()
+      .executeTakeFirst();
+    if (updated) await revokeUserSessions(db, userId);
+    return updated;
+  }
+
   function assertPasswordAllowed(password: string): void {
     if (isCommonPassword(password)) throw AppError.of('BAD_REQUEST', 'commonPassword');
   }
@@ -354,18 +374,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       const user = ok ? await findUserByIdentifier(db, identifier) : undefined;
       if (!user) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
-      const updated = await db
-        .updateTable('users')
-        .set({
-          password_hash: await hashPassword(request.body.newPassword),
-          must_change_password: false,
-          updated_at: new Date(),
-        })
-        .where('id', '=', user.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await revokeUserSessions(db, user.id);
-      return signIn(request, reply, updated);
+      const updated = await setPassword(user.id, request.body.newPassword, false);
+      return signIn(request, reply, updated!);
     },
   );
 
@@ -410,17 +420,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         (await verifyPassword(auth.user.password_hash, request.body.originalPassword));
       if (!ok) throw AppError.of('BAD_REQUEST', 'wrongOriginalPassword');
       assertPasswordAllowed(request.body.newPassword);
-      const updated = await db
-        .updateTable('users')
-        .set({
-          password_hash: await hashPassword(request.body.newPassword),
-          must_change_password: false,
-          updated_at: new Date(),
-        })
-        .where('id', '=', auth.user.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await revokeUserSessions(db, auth.user.id);
+      const updated = (await setPassword(auth.user.id, request.body.newPassword, false))!;
       request.auth = undefined;
       return {
         success: true as const,
@@ -444,18 +444,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const admin = await requireAdmin(request);
       if (request.body.userId === admin.user.id) throw AppError.of('BAD_REQUEST', 'invalidRequest');
       const temporary = generatePassword();
-      const updated = await db
-        .updateTable('users')
-        .set({
-          password_hash: await hashPassword(temporary),
-          must_change_password: true,
-          updated_at: new Date(),
-        })
-        .where('id', '=', request.body.userId)
-        .returning('id')
-        .executeTakeFirst();
+      const updated = await setPassword(request.body.userId, temporary, true);
       if (!updated) throw AppError.of('NOT_FOUND', 'userNotFound');
-      await revokeUserSessions(db, updated.id);
       return {
         success: true as const,
         message: `Password reset. Temporary password: ${temporary} (shown once; the user must choose a new password at next login).`,

@@ -38,7 +38,6 @@ export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   };
   const tags = ['public forms'];
-  const created = { success: true as const, message: messages.requestSent };
 
   app.post(
     '/applicants',
@@ -65,58 +64,45 @@ export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
+  /** A form that is stored as sent (bots filling the honeypot get the same answer and store nothing). */
+  function formRoute<Body extends { website?: string | undefined }>(
+    path: string,
+    summary: string,
+    body: z.ZodType<Body>,
+    store: (row: Omit<Body, 'website'>) => Promise<unknown>,
+    message: string,
+  ): void {
+    app.post(
+      path,
+      { config: perClient, schema: { tags, summary, body, response: { 201: formCreatedSchema } } },
+      async (request, reply) => {
+        const { website, ...row } = request.body as Body;
+        if (!website) await store(row);
+        return reply.status(201).send({ success: true, message });
+      },
+    );
+  }
+
+  formRoute(
     '/inquiry',
-    {
-      config: perClient,
-      schema: {
-        tags,
-        summary: 'Send a general inquiry',
-        body: inquiryRequestSchema,
-        response: { 201: formCreatedSchema },
-      },
-    },
-    async (request, reply) => {
-      const { website, ...inquiry } = request.body;
-      if (!website) await db.insertInto('inquiries').values(inquiry).execute();
-      return reply.status(201).send(created);
-    },
+    'Send a general inquiry',
+    inquiryRequestSchema,
+    (row) => db.insertInto('inquiries').values(row).execute(),
+    messages.requestSent,
   );
-
-  app.post(
+  formRoute(
     '/vendor-registration',
-    {
-      config: perClient,
-      schema: {
-        tags,
-        summary: 'Register as a vendor',
-        body: vendorRegistrationRequestSchema,
-        response: { 201: formCreatedSchema },
-      },
-    },
-    async (request, reply) => {
-      const { website, ...registration } = request.body;
-      if (!website) await db.insertInto('vendor_registrations').values(registration).execute();
-      return reply.status(201).send(created);
-    },
+    'Register as a vendor',
+    vendorRegistrationRequestSchema,
+    (row) => db.insertInto('vendor_registrations').values(row).execute(),
+    messages.requestSent,
   );
-
-  app.post(
+  formRoute(
     '/kiosk-applications',
-    {
-      config: perClient,
-      schema: {
-        tags,
-        summary: 'Apply to host a kiosk',
-        body: kioskApplicationRequestSchema,
-        response: { 201: formCreatedSchema },
-      },
-    },
-    async (request, reply) => {
-      const { website, ...application } = request.body;
-      if (!website) await db.insertInto('kiosk_applications').values(application).execute();
-      return reply.status(201).send({ success: true, message: messages.hostThankYou });
-    },
+    'Apply to host a kiosk',
+    kioskApplicationRequestSchema,
+    (row) => db.insertInto('kiosk_applications').values(row).execute(),
+    messages.hostThankYou,
   );
 
   const adminList = { tags: ['admin'] };
