@@ -7,6 +7,9 @@ import { AppError } from '../lib/app-error';
 
 const RATE_LIMIT_WINDOW_MS = 60_000;
 
+/** Map tiles for the kiosk locator (OpenStreetMap's standard tile server). */
+export const MAP_TILE_ORIGIN = 'https://tile.openstreetmap.org';
+
 /** The policy the web app runs under: everything from our own origin, nothing inline but styles. */
 export function contentSecurityPolicy(env: Env): Record<string, string[] | null> {
   return {
@@ -14,7 +17,7 @@ export function contentSecurityPolicy(env: Env): Record<string, string[] | null>
     'base-uri': ["'self'"],
     'script-src': ["'self'"],
     'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'data:', 'blob:'],
+    'img-src': ["'self'", 'data:', 'blob:', MAP_TILE_ORIGIN],
     'font-src': ["'self'"],
     'connect-src': ["'self'"],
     'media-src': ["'self'", 'blob:'],
