@@ -12,6 +12,7 @@ import { authRoutes } from './routes/auth';
 import { devOutboxRoutes } from './routes/dev-outbox';
 import { healthRoutes } from './routes/health';
 import { kioskRoutes } from './routes/kiosks';
+import { merchantRoutes } from './routes/merchant';
 import { publicFormRoutes } from './routes/public-forms';
 import { walletRoutes } from './routes/wallet';
 
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(walletRoutes, { prefix: '/api' });
   await app.register(publicFormRoutes, { prefix: '/api' });
+  await app.register(merchantRoutes, { prefix: '/api' });
   if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes);
 
   await registerWebApp(app, env);

@@ -22,7 +22,30 @@ export interface MerchantsTable {
   store_name: string;
   contact_email: string | null;
   contact_phone: string | null;
+  vendor_registration_id: string | null;
+  notify_email: ColumnType<boolean, boolean | undefined, boolean>;
+  notify_sms: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
+}
+
+export interface MerchantBankAccountsTable {
+  id: Generated<string>;
+  merchant_id: string;
+  holder_name: string;
+  account_number: string;
+  ifsc: string;
+  created_at: Timestamp;
+}
+
+export interface MerchantPayoutsTable {
+  id: string;
+  merchant_id: string;
+  bank_account_id: string;
+  amount_paise: bigint;
+  status: ColumnType<'pending' | 'settled' | 'rejected', 'pending' | undefined, 'settled' | 'rejected'>;
+  created_at: Timestamp;
+  resolved_at: Timestamp | null;
+  resolved_by: string | null;
 }
 
 export interface KiosksTable {
@@ -167,6 +190,8 @@ export interface KioskApplicationsTable {
 }
 
 export interface Schema {
+  merchant_bank_accounts: MerchantBankAccountsTable;
+  merchant_payouts: MerchantPayoutsTable;
   applicants: ApplicantsTable;
   inquiries: InquiriesTable;
   vendor_registrations: VendorRegistrationsTable;

@@ -38,6 +38,8 @@ export interface TransferInput {
    * back, the id included. Used to consume the OTP verification a user transfer needs.
    */
   guard?: ((trx: Transaction<Schema>) => Promise<void>) | undefined;
+  /** Runs inside the same transaction right after the transfer is written (records that point at it). */
+  onRecorded?: ((trx: Transaction<Schema>, transfer: TransferRecord) => Promise<void>) | undefined;
 }
 
 function toState(row: Selectable<LedgerAccountsTable>): AccountState {
@@ -138,7 +140,7 @@ export class Ledger {
       const phase = input.pending ? 'pending' : 'single';
       applyTransfer(debit, credit, input.amountPaise, phase);
       await this.#save(trx, [debit, credit]);
-      return trx
+      const record = await trx
         .insertInto('ledger_transfers')
         .values({
           id: input.id,
@@ -153,6 +155,8 @@ export class Ledger {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (input.onRecorded) await input.onRecorded(trx, record);
+      return record;
     });
   }
 

@@ -1,0 +1,487 @@
+import { messages } from '@hasta/contracts/messages';
+import {
+  approveVendorRequestSchema,
+  approveVendorResponseSchema,
+  bankAccountListSchema,
+  bankAccountRequestSchema,
+  merchantListResponseSchema,
+  merchantPaymentsResponseSchema,
+  merchantSettingsSchema,
+  merchantSummarySchema,
+  payoutDecisionSchema,
+  withdrawalListSchema,
+  withdrawalRequestSchema,
+} from '@hasta/contracts/merchant';
+import { successResponseSchema } from '@hasta/contracts/auth';
+import { paiseToRupeesText, rupeesNumberToPaise } from '@hasta/ledger/money';
+import { LedgerError } from '@hasta/ledger/rules';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql, type Selectable } from 'kysely';
+import { z } from 'zod';
+import { isUniqueViolation } from '../auth/users';
+import type { MerchantsTable } from '../db/schema';
+import { Ledger, SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
+import { listTransfers, statusOf } from '../ledger/queries';
+import { AppError } from '../lib/app-error';
+import { generatePassword, hashPassword } from '../lib/password';
+import { requireAdmin, requireUser } from '../plugins/auth';
+
+/** Payouts wait for an admin; a week before the reservation lapses. */
+const PAYOUT_TIMEOUT_MS = 7 * 24 * 60 * 60_000;
+const LIST_LIMIT = 500;
+
+type MerchantRow = Selectable<MerchantsTable>;
+
+const toMerchant = (row: MerchantRow) => ({
+  id: row.id,
+  store_name: row.store_name,
+  owner_user_id: row.owner_user_id,
+  contact_email: row.contact_email,
+  contact_phone: row.contact_phone,
+  created_at: row.created_at.toISOString(),
+});
+
+export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.database.db;
+  const ledger = new Ledger(db);
+  const tags = ['merchant'];
+  const adminTags = ['admin'];
+
+  /** The signed-in merchant's store; anyone else gets 403. */
+  async function requireMerchant(request: FastifyRequest): Promise<MerchantRow & { accountId: string }> {
+    const auth = await requireUser(request);
+    const merchant =
+      auth.user.role === 'merchant'
+        ? await db
+            .selectFrom('merchants')
+            .selectAll()
+            .where('owner_user_id', '=', auth.user.id)
+            .executeTakeFirst()
+        : undefined;
+    if (!merchant) throw AppError.of('FORBIDDEN', 'merchantOnly');
+    return { ...merchant, accountId: await ledger.ensureMerchantAccount(merchant.id) };
+  }
+
+  const origin = (request: FastifyRequest) =>
+    app.env.PUBLIC_URL?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
+
+  app.post(
+    '/merchants',
+    {
+      schema: {
+        tags: adminTags,
+        summary: 'Admin: approve a vendor registration into a merchant account',
+        body: approveVendorRequestSchema,
+        response: { 200: approveVendorResponseSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      const vendor = await db
+        .selectFrom('vendor_registrations')
+        .selectAll()
+        .where('id', '=', request.body.vendorRegistrationId)
+        .executeTakeFirst();
+      if (!vendor) throw AppError.of('NOT_FOUND', 'vendorNotFound');
+      const temporary = generatePassword();
+      const temporaryHash = await hashPassword(temporary);
+      let createdUser = false;
+      const merchant = await db
+        .transaction()
+        .execute(async (trx) => {
+          const existing = await trx
+            .selectFrom('users')
+            .selectAll()
+            .where('email', '=', vendor.email)
+            .executeTakeFirst();
+          if (existing?.role === 'admin') throw AppError.of('CONFLICT', 'vendorAlreadyApproved');
+          let ownerId = existing?.id;
+          if (existing) {
+            await trx
+              .updateTable('users')
+              .set({ role: 'merchant', updated_at: new Date() })
+              .where('id', '=', existing.id)
+              .execute();
+          } else {
+            createdUser = true;
+            ownerId = (
+              await trx
+                .insertInto('users')
+                .values({
+                  email: vendor.email,
+                  username: vendor.owner_name.slice(0, 100).padEnd(2, '.'),
+                  role: 'merchant',
+                  password_hash: temporaryHash,
+                  must_change_password: true,
+                })
+                .returning('id')
+                .executeTakeFirstOrThrow()
+            ).id;
+          }
+          return trx
+            .insertInto('merchants')
+            .values({
+              owner_user_id: ownerId!,
+              store_name: vendor.business_name,
+              contact_email: vendor.email,
+              contact_phone: vendor.phone,
+              vendor_registration_id: vendor.id,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw AppError.of('CONFLICT', 'vendorAlreadyApproved');
+          throw error;
+        });
+      await ledger.ensureMerchantAccount(merchant.id);
+      await app.messenger.send({
+        channel: 'email',
+        to: vendor.email,
+        subject: 'Your Hasta merchant account is ready',
+        body: createdUser
+          ? `Welcome to Hasta, ${vendor.business_name}. Log in at ${origin(request)}/login with ${vendor.email} and the temporary password ${temporary}. You will be asked to choose your own password first.`
+          : `Welcome to Hasta, ${vendor.business_name}. Your account ${vendor.email} is now a merchant account: log in at ${origin(request)}/login and open the merchant dashboard.`,
+      });
+      return { success: true as const, message: messages.merchantApproved, merchant: toMerchant(merchant) };
+    },
+  );
+
+  app.get(
+    '/merchants',
+    {
+      schema: { tags: adminTags, summary: 'Admin: merchants', response: { 200: merchantListResponseSchema } },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      const rows = await db
+        .selectFrom('merchants')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .limit(LIST_LIMIT)
+        .execute();
+      return { merchants: rows.map(toMerchant) };
+    },
+  );
+
+  app.get(
+    '/merchant/summary',
+    {
+      schema: {
+        tags,
+        summary: 'The store’s figures, from the ledger',
+        response: { 200: merchantSummarySchema },
+      },
+    },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      const account = (await ledger.account(merchant.accountId))!;
+      const incoming = (
+        await listTransfers(db, { accountId: merchant.accountId, limit: 10_000, includeReversed: true })
+      ).filter((view) => view.credit_account_id === merchant.accountId);
+      const completed = incoming.filter((view) => statusOf(view) === 'completed');
+      const sales = completed.reduce((sum, view) => sum + view.amount_paise, 0n);
+      const attempts = incoming.filter((view) => statusOf(view) !== 'pending').length;
+      const withdrawals = await db
+        .selectFrom('merchant_payouts')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount_paise'), sql<string>`0`).as('total'))
+        .where('merchant_id', '=', merchant.id)
+        .where('status', '=', 'settled')
+        .executeTakeFirstOrThrow();
+      const qrCodes = await sql<{
+        count: string;
+      }>`SELECT count(*)::text AS count FROM merchant_qr_codes WHERE merchant_id = ${merchant.id}`.execute(
+        db,
+      );
+      return {
+        store_name: merchant.store_name,
+        balance: paiseToRupeesText(account.creditsPosted - account.debitsPosted),
+        total_sales: paiseToRupeesText(sales),
+        total_transactions: completed.length,
+        average_transaction: paiseToRupeesText(
+          completed.length === 0 ? 0n : sales / BigInt(completed.length),
+        ),
+        success_rate: attempts === 0 ? 0 : Math.round((completed.length / attempts) * 1000) / 10,
+        total_withdrawals: paiseToRupeesText(BigInt(withdrawals.total)),
+        total_customers: new Set(completed.map((view) => view.debit_account_id)).size,
+        total_qr_codes_generated: Number(qrCodes.rows[0]?.count ?? 0),
+        total_palm_scans: incoming.filter((view) => view.kind === 'payment').length,
+      };
+    },
+  );
+
+  app.get(
+    '/merchant/payments',
+    {
+      schema: {
+        tags,
+        summary: 'Payments the store received, newest first',
+        response: { 200: merchantPaymentsResponseSchema },
+      },
+    },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      const views = await listTransfers(db, {
+        accountId: merchant.accountId,
+        limit: LIST_LIMIT,
+        includeReversed: true,
+      });
+      return {
+        payments: views
+          .filter((view) => view.credit_account_id === merchant.accountId)
+          .map((view) => ({
+            txid: view.id,
+            amount: paiseToRupeesText(view.amount_paise),
+            status: statusOf(view),
+            created_at: view.created_at.toISOString(),
+            customer: view.from_email,
+          })),
+      };
+    },
+  );
+
+  app.get(
+    '/merchant/settings',
+    { schema: { tags, summary: 'The store’s settings', response: { 200: merchantSettingsSchema } } },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      return {
+        store_name: merchant.store_name,
+        contact_email: merchant.contact_email,
+        contact_phone: merchant.contact_phone,
+        notify_email: merchant.notify_email,
+        notify_sms: merchant.notify_sms,
+      };
+    },
+  );
+
+  app.put(
+    '/merchant/settings',
+    {
+      schema: {
+        tags,
+        summary: 'Save the store’s settings',
+        body: merchantSettingsSchema,
+        response: { 200: merchantSettingsSchema },
+      },
+    },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      const saved = await db
+        .updateTable('merchants')
+        .set(request.body)
+        .where('id', '=', merchant.id)
+        .returning(['store_name', 'contact_email', 'contact_phone', 'notify_email', 'notify_sms'])
+        .executeTakeFirstOrThrow();
+      return saved;
+    },
+  );
+
+  const toBankAccount = (row: { id: string; holder_name: string; account_number: string; ifsc: string }) => ({
+    id: row.id,
+    holder_name: row.holder_name,
+    account_number_last4: row.account_number.slice(-4),
+    ifsc: row.ifsc,
+  });
+
+  app.get(
+    '/merchant/bank-accounts',
+    { schema: { tags, summary: 'The store’s bank accounts', response: { 200: bankAccountListSchema } } },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      const rows = await db
+        .selectFrom('merchant_bank_accounts')
+        .selectAll()
+        .where('merchant_id', '=', merchant.id)
+        .orderBy('created_at')
+        .execute();
+      return { bank_accounts: rows.map(toBankAccount) };
+    },
+  );
+
+  app.post(
+    '/merchant/bank-accounts',
+    {
+      schema: {
+        tags,
+        summary: 'Save a bank account for withdrawals',
+        body: bankAccountRequestSchema,
+        response: { 200: bankAccountListSchema },
+      },
+    },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      await db
+        .insertInto('merchant_bank_accounts')
+        .values({ merchant_id: merchant.id, ...request.body })
+        .execute();
+      const rows = await db
+        .selectFrom('merchant_bank_accounts')
+        .selectAll()
+        .where('merchant_id', '=', merchant.id)
+        .orderBy('created_at')
+        .execute();
+      return { bank_accounts: rows.map(toBankAccount) };
+    },
+  );
+
+  async function listWithdrawals(where: { merchantId?: string }) {
+    let query = db
+      .selectFrom('merchant_payouts')
+      .innerJoin('merchant_bank_accounts', 'merchant_bank_accounts.id', 'merchant_payouts.bank_account_id')
+      .innerJoin('merchants', 'merchants.id', 'merchant_payouts.merchant_id')
+      .select([
+        'merchant_payouts.id',
+        'merchant_payouts.amount_paise',
+        'merchant_payouts.status',
+        'merchant_payouts.created_at',
+        'merchant_bank_accounts.account_number',
+        'merchants.store_name',
+      ])
+      .orderBy('merchant_payouts.created_at', 'desc')
+      .limit(LIST_LIMIT);
+    if (where.merchantId) query = query.where('merchant_payouts.merchant_id', '=', where.merchantId);
+    const rows = await query.execute();
+    return rows.map((row) => ({
+      id: row.id,
+      amount: paiseToRupeesText(row.amount_paise),
+      status: row.status,
+      date: row.created_at.toISOString(),
+      bank_account_last4: row.account_number.slice(-4),
+      store_name: row.store_name,
+    }));
+  }
+
+  app.get(
+    '/merchant/withdrawals',
+    { schema: { tags, summary: 'The store’s withdrawals', response: { 200: withdrawalListSchema } } },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      return { withdrawals: await listWithdrawals({ merchantId: merchant.id }) };
+    },
+  );
+
+  app.post(
+    '/merchant/withdrawals',
+    {
+      schema: {
+        tags,
+        summary:
+          'Withdraw to a saved bank account: the amount is reserved until an admin settles or rejects it',
+        headers: z.object({ 'idempotency-key': z.string().trim().min(1).max(200).optional() }),
+        body: withdrawalRequestSchema,
+        response: { 200: successResponseSchema },
+      },
+    },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      const bank = await db
+        .selectFrom('merchant_bank_accounts')
+        .select('id')
+        .where('id', '=', request.body.bank_account_id)
+        .where('merchant_id', '=', merchant.id)
+        .executeTakeFirst();
+      if (!bank) throw AppError.of('NOT_FOUND', 'bankAccountNotFound');
+      const amountPaise = rupeesNumberToPaise(request.body.amount);
+      if (amountPaise === null) throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
+      const key = (request.headers as Record<string, string | undefined>)['idempotency-key'];
+      try {
+        await ledger.transfer({
+          id: key ? uuidFromText(`payout:${merchant.id}:${key}`) : crypto.randomUUID(),
+          debitAccountId: merchant.accountId,
+          creditAccountId: SYSTEM_ACCOUNT_ID,
+          amountPaise,
+          kind: 'payout',
+          pending: { timeoutMs: PAYOUT_TIMEOUT_MS },
+          initiatedBy: merchant.owner_user_id,
+          onRecorded: async (trx, transfer) => {
+            await trx
+              .insertInto('merchant_payouts')
+              .values({
+                id: transfer.id,
+                merchant_id: merchant.id,
+                bank_account_id: bank.id,
+                amount_paise: amountPaise,
+              })
+              .execute();
+          },
+        });
+      } catch (error) {
+        if (error instanceof LedgerError) {
+          throw error.code === 'insufficient_funds'
+            ? AppError.of('BAD_REQUEST', 'insufficientFunds')
+            : error.code === 'id_reused'
+              ? AppError.of('CONFLICT', 'idempotencyConflict')
+              : AppError.of('BAD_REQUEST', 'amountPositive');
+        }
+        throw error;
+      }
+      return { success: true as const, message: messages.withdrawalRequested };
+    },
+  );
+
+  app.get(
+    '/payouts',
+    {
+      schema: {
+        tags: adminTags,
+        summary: 'Admin: merchant withdrawals',
+        response: { 200: withdrawalListSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      return { withdrawals: await listWithdrawals({}) };
+    },
+  );
+
+  app.post(
+    '/payouts/:id',
+    {
+      schema: {
+        tags: adminTags,
+        summary:
+          'Admin: settle (money leaves to the bank) or reject (money returns to the store) a withdrawal',
+        params: z.object({ id: z.uuid(messages.payoutNotFound) }),
+        body: payoutDecisionSchema,
+        response: { 200: successResponseSchema },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      const payout = await db
+        .selectFrom('merchant_payouts')
+        .selectAll()
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (!payout) throw AppError.of('NOT_FOUND', 'payoutNotFound');
+      const action = request.body.action === 'settle' ? 'post' : 'void';
+      try {
+        await ledger.resolve({
+          id: uuidFromText(`payout-decision:${payout.id}`),
+          pendingId: payout.id,
+          action,
+          initiatedBy: admin.user.id,
+        });
+      } catch (error) {
+        if (error instanceof LedgerError) throw AppError.of('CONFLICT', 'payoutAlreadyResolved');
+        throw error;
+      }
+      await db
+        .updateTable('merchant_payouts')
+        .set({
+          status: action === 'post' ? 'settled' : 'rejected',
+          resolved_at: new Date(),
+          resolved_by: admin.user.id,
+        })
+        .where('id', '=', payout.id)
+        .where('status', '=', 'pending')
+        .execute();
+      return {
+        success: true as const,
+        message: action === 'post' ? messages.payoutSettled : messages.payoutRejected,
+      };
+    },
+  );
+};

@@ -1,0 +1,218 @@
+import { messages } from '@hasta/contracts/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
+import { hashPassword } from '../src/lib/password';
+import { bearer, lastMessage, registerUser, uniqueEmail } from './support/auth-helpers';
+import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+
+describe(`merchants on ${testDatabaseKind}`, () => {
+  let test: TestApp;
+  let adminToken: string;
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, token?: string, payload?: object) =>
+    test.app.inject({ method, url, ...(payload ? { payload } : {}), headers: token ? bearer(token) : {} });
+
+  beforeAll(async () => {
+    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
+    await test.database.db
+      .insertInto('users')
+      .values({
+        email: 'root@merchant.test',
+        username: 'Root',
+        role: 'admin',
+        password_hash: await hashPassword('admin password 1'),
+      })
+      .execute();
+    adminToken = (
+      await call('POST', '/api/auth/login', undefined, {
+        email: 'root@merchant.test',
+        password: 'admin password 1',
+      })
+    ).json().token;
+  });
+  afterAll(async () => {
+    expect(await auditLedger(test.database.db)).toEqual([]);
+    await test.close();
+  });
+
+  /** A vendor registers, an admin approves, the owner logs in with the emailed password and replaces it. */
+  async function approvedMerchant() {
+    const email = uniqueEmail('shop');
+    await call('POST', '/api/vendor-registration', undefined, {
+      business_name: 'Chai Point',
+      owner_name: 'Lakshmi',
+      email,
+      phone: '9876543210',
+      address: 'Koramangala',
+      interests: ['PalmPOS Integration'],
+    });
+    const vendor = (await call('GET', '/api/vendor-registration', adminToken))
+      .json()
+      .registrations.find((r: { email: string }) => r.email === email);
+    const approved = await call('POST', '/api/merchants', adminToken, { vendorRegistrationId: vendor.id });
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json().merchant.store_name).toBe('Chai Point');
+    const temporary = /temporary password (\S+)\./.exec((await lastMessage(test.database, email)).body)![1]!;
+    const login = (await call('POST', '/api/auth/login', undefined, { email, password: temporary })).json();
+    expect(login.user).toMatchObject({ role: 'merchant', must_change_password: true });
+    const changed = await call('POST', '/api/auth/change-password', login.token, {
+      originalPassword: temporary,
+      newPassword: 'shop owner secret',
+    });
+    return {
+      token: changed.json().token as string,
+      merchantId: approved.json().merchant.id as string,
+      vendorId: vendor.id as string,
+      email,
+    };
+  }
+
+  /** A customer pays the store (as the palm and QR issues will): straight through the ledger. */
+  async function pay(merchantId: string, paise: bigint) {
+    const ledger = new Ledger(test.database.db);
+    const customer = await registerUser(test.app, test.database);
+    const from = await ledger.ensureUserAccount(customer.user.id);
+    await ledger.transfer({
+      id: crypto.randomUUID(),
+      debitAccountId: SYSTEM_ACCOUNT_ID,
+      creditAccountId: from,
+      amountPaise: paise,
+      kind: 'issuance',
+    });
+    await ledger.transfer({
+      id: crypto.randomUUID(),
+      debitAccountId: from,
+      creditAccountId: await ledger.ensureMerchantAccount(merchantId),
+      amountPaise: paise,
+      kind: 'payment',
+    });
+  }
+
+  it('turns an approved vendor into a merchant once, and only an admin can', async () => {
+    const { vendorId, token } = await approvedMerchant();
+    expect(
+      (await call('POST', '/api/merchants', adminToken, { vendorRegistrationId: vendorId })).statusCode,
+    ).toBe(409);
+    expect((await call('POST', '/api/merchants', token, { vendorRegistrationId: vendorId })).statusCode).toBe(
+      403,
+    );
+    expect((await call('GET', '/api/merchants', adminToken)).json().merchants.length).toBeGreaterThan(0);
+  });
+
+  it('computes the summary from the ledger', async () => {
+    const { token, merchantId } = await approvedMerchant();
+    await pay(merchantId, 10_000n);
+    await pay(merchantId, 5_000n);
+    const summary = (await call('GET', '/api/merchant/summary', token)).json();
+    expect(summary).toMatchObject({
+      store_name: 'Chai Point',
+      balance: '150.00',
+      total_sales: '150.00',
+      total_transactions: 2,
+      average_transaction: '75.00',
+      success_rate: 100,
+      total_customers: 2,
+      total_palm_scans: 2,
+      total_withdrawals: '0.00',
+    });
+    const payments = (await call('GET', '/api/merchant/payments', token)).json().payments;
+    expect(payments.map((p: { amount: string }) => p.amount)).toEqual(['50.00', '100.00']);
+  });
+
+  it('keeps merchant pages to merchants', async () => {
+    const { token } = await registerUser(test.app, test.database);
+    for (const url of [
+      '/api/merchant/summary',
+      '/api/merchant/payments',
+      '/api/merchant/settings',
+      '/api/merchant/withdrawals',
+    ]) {
+      const response = await call('GET', url, token);
+      expect(response.statusCode).toBe(403);
+      expect(response.json().message).toBe(messages.merchantOnly);
+    }
+  });
+
+  it('saves settings', async () => {
+    const { token } = await approvedMerchant();
+    const saved = await call('PUT', '/api/merchant/settings', token, {
+      store_name: 'Chai Point, HSR',
+      contact_email: 'hsr@chai.in',
+      contact_phone: '+918040000000',
+      notify_email: false,
+      notify_sms: true,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect((await call('GET', '/api/merchant/settings', token)).json()).toMatchObject({
+      store_name: 'Chai Point, HSR',
+      notify_sms: true,
+    });
+  });
+
+  it('reserves a withdrawal until an admin settles or rejects it', async () => {
+    const { token, merchantId } = await approvedMerchant();
+    await pay(merchantId, 20_000n);
+    expect(
+      (
+        await call('POST', '/api/merchant/bank-accounts', token, {
+          holder_name: 'L',
+          account_number: '12',
+          ifsc: 'X',
+        })
+      ).statusCode,
+    ).toBe(400);
+    const banks = (
+      await call('POST', '/api/merchant/bank-accounts', token, {
+        holder_name: 'Lakshmi',
+        account_number: '123456789012',
+        ifsc: 'hdfc0001234',
+      })
+    ).json();
+    expect(banks.bank_accounts[0]).toEqual({
+      id: expect.any(String),
+      holder_name: 'Lakshmi',
+      account_number_last4: '9012',
+      ifsc: 'HDFC0001234',
+    });
+    const bankId = banks.bank_accounts[0].id;
+
+    expect(
+      (
+        await call('POST', '/api/merchant/withdrawals', token, { amount: 500, bank_account_id: bankId })
+      ).json().message,
+    ).toBe(messages.insufficientFunds);
+    expect(
+      (await call('POST', '/api/merchant/withdrawals', token, { amount: 120, bank_account_id: bankId }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await call('POST', '/api/merchant/withdrawals', token, { amount: 50, bank_account_id: bankId }))
+        .statusCode,
+    ).toBe(200);
+    // 170 of 200 reserved: 31 more would overdraw.
+    expect(
+      (await call('POST', '/api/merchant/withdrawals', token, { amount: 31, bank_account_id: bankId }))
+        .statusCode,
+    ).toBe(400);
+
+    const pending = (await call('GET', '/api/merchant/withdrawals', token)).json().withdrawals;
+    expect(pending.map((w: { amount: string; status: string }) => [w.amount, w.status])).toEqual([
+      ['50.00', 'pending'],
+      ['120.00', 'pending'],
+    ]);
+    expect(
+      (await call('POST', `/api/payouts/${pending[1].id}`, token, { action: 'settle' })).statusCode,
+    ).toBe(403);
+    expect(
+      (await call('POST', `/api/payouts/${pending[1].id}`, adminToken, { action: 'settle' })).json().message,
+    ).toBe(messages.payoutSettled);
+    expect(
+      (await call('POST', `/api/payouts/${pending[0].id}`, adminToken, { action: 'reject' })).json().message,
+    ).toBe(messages.payoutRejected);
+    expect(
+      (await call('POST', `/api/payouts/${pending[0].id}`, adminToken, { action: 'settle' })).statusCode,
+    ).toBe(409);
+
+    const summary = (await call('GET', '/api/merchant/summary', token)).json();
+    expect(summary).toMatchObject({ balance: '80.00', total_withdrawals: '120.00' });
+  });
+});
