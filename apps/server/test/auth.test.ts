@@ -236,6 +236,22 @@ describe(`accounts and sessions on ${testDatabaseKind}`, () => {
       expect(locked.json().message).toBe(messages.tooManyAttempts);
     });
 
+    it('wait 60 seconds only between codes of the same purpose', async () => {
+      const { user } = await registerUser(test.app, test.database);
+      const login = await post('/api/email-otp/send', { email: user.email, purpose: 'login' });
+      expect(login.statusCode).toBe(200);
+      expect((await post('/api/email-otp/send', { email: user.email, purpose: 'login' })).statusCode).toBe(
+        429,
+      );
+      // The third code of ten minutes is allowed (another purpose); a fourth is not, whatever its purpose.
+      expect(
+        (await post('/api/email-otp/send', { email: user.email, purpose: 'password_reset' })).statusCode,
+      ).toBe(200);
+      expect(
+        (await post('/api/email-otp/send', { email: user.email, purpose: 'registration' })).statusCode,
+      ).toBe(429);
+    });
+
     it('are sent at most 3 times in 10 minutes, 60 seconds apart', async () => {
       const email = uniqueEmail();
       expect((await post('/api/email-otp/send', { email })).statusCode).toBe(200);

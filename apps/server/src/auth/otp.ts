@@ -22,15 +22,15 @@ async function countEvents(
   identifier: string,
   kind: 'send' | 'failure',
   since: Date,
-): Promise<{ count: number; latest: Date | null }> {
+): Promise<{ count: number }> {
   const row = await db
     .selectFrom('otp_events')
-    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.max('created_at').as('latest')])
+    .select((eb) => [eb.fn.countAll<string>().as('count')])
     .where('identifier', '=', identifier)
     .where('kind', '=', kind)
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow();
-  return { count: Number(row.count), latest: row.latest === null ? null : new Date(row.latest) };
+  return { count: Number(row.count) };
 }
 
 /** Refuses when this identifier already failed 5 times in 15 minutes (spec §5.12, enforced here). */
@@ -49,7 +49,7 @@ export async function assertAttemptsLeft(
 }
 
 export async function recordFailure(db: Kysely<Schema>, identifier: string): Promise<void> {
-  await db.insertInto('otp_events').values({ identifier, kind: 'failure' }).execute();
+  await db.insertInto('otp_events').values({ identifier, kind: 'failure', purpose: null }).execute();
 }
 
 export async function clearFailures(db: Kysely<Schema>, identifier: string): Promise<void> {
@@ -61,22 +61,30 @@ export async function clearFailures(db: Kysely<Schema>, identifier: string): Pro
 }
 
 /**
- * Counts a send against the identifier's allowance (3 per 10 minutes, 60 s apart), or refuses. Every send
- * counts, whether a code was made or a notice went out instead, so answers never tell the two apart.
+ * Counts a send against the address's allowance (3 per 10 minutes, whatever the purpose; 60 s between two
+ * codes of the same purpose), or refuses. Every send counts, whether a code was made or a notice went out
+ * instead, so answers never tell the two apart.
  */
 export async function takeSendAllowance(
   db: Kysely<Schema>,
   identifier: string,
+  purpose: OtpPurpose,
   now = new Date(),
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await lockIdentifier(trx, identifier);
     const sends = await countEvents(trx, identifier, 'send', new Date(now.getTime() - OTP_SEND_WINDOW_MS));
     if (sends.count >= OTP_MAX_SENDS) throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
-    if (sends.latest && now.getTime() - sends.latest.getTime() < OTP_RESEND_COOLDOWN_MS) {
-      throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
-    }
-    await trx.insertInto('otp_events').values({ identifier, kind: 'send' }).execute();
+    const recent = await trx
+      .selectFrom('otp_events')
+      .select('id')
+      .where('identifier', '=', identifier)
+      .where('kind', '=', 'send')
+      .where('purpose', '=', purpose)
+      .where('created_at', '>', new Date(now.getTime() - OTP_RESEND_COOLDOWN_MS))
+      .executeTakeFirst();
+    if (recent) throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
+    await trx.insertInto('otp_events').values({ identifier, kind: 'send', purpose }).execute();
   });
 }
 

@@ -98,6 +98,8 @@ export interface OtpEventsTable {
   id: Generated<string>;
   identifier: string;
   kind: 'send' | 'failure';
+  /** Sends only: what the code was for. */
+  purpose: OtpPurpose | null;
   created_at: Timestamp;
 }
 

@@ -119,7 +119,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (identifier !== auth.user.email && identifier !== auth.user.phone)
         throw AppError.of('FORBIDDEN', 'forbidden');
     }
-    await takeSendAllowance(db, identifier);
+    await takeSendAllowance(db, identifier, purpose);
 
     const needsAccount = purpose !== 'registration';
     if (needsAccount !== (user !== undefined)) {

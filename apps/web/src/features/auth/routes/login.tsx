@@ -3,12 +3,13 @@ import { messages } from '@hasta/contracts/messages';
 import { Link, useLocation } from 'react-router';
 
 import { Page } from '../../../components/page';
-import { textLinkClass } from '../../../components/ui-classes';
+import { cardClass, textLinkClass } from '../../../components/ui-classes';
+import { LoginForm } from '../components/login-form';
 import { hasRememberedOrigin } from '../utils/post-login-path';
 
 /**
- * The login page (spec §2.8). Sign-in itself arrives with the auth issue, which sends the user on with
- * getPostLoginPath(location, user); the origin a guard remembered is already in `location`.
+ * The login page (spec §2.8). After a login the user goes on with getPostLoginPath(location, user): back to
+ * the origin a guard remembered (already in `location`), else /admin or /user-dashboard.
  */
 export function LoginRoute() {
   const location = useLocation();
@@ -22,9 +23,9 @@ export function LoginRoute() {
           {messages.unauthorized}
         </p>
       ) : null}
-      <p className="max-w-3xl text-slate-600">
-        Logging in with a one-time code or a password opens here in an upcoming update.
-      </p>
+      <div className={`${cardClass} max-w-lg`}>
+        <LoginForm />
+      </div>
       <p className="mt-6 text-slate-600">
         New to {PRODUCT_NAME}?{' '}
         <Link to="/register" className={textLinkClass}>

@@ -2,14 +2,16 @@ import { PRODUCT_NAME } from '@hasta/contracts/constants';
 import { Link } from 'react-router';
 
 import { Page } from '../../../components/page';
-import { textLinkClass } from '../../../components/ui-classes';
+import { cardClass, textLinkClass } from '../../../components/ui-classes';
+import { RegisterFlow } from '../components/register-flow';
 
+/** Registration (spec §2.9): form, check-email, otp, password, then the user dashboard after 2 s. */
 export function RegisterRoute() {
   return (
     <Page title={`Create your ${PRODUCT_NAME} account`}>
-      <p className="max-w-3xl text-slate-600">
-        Registration with your email or phone number opens here in an upcoming update.
-      </p>
+      <div className={`${cardClass} max-w-lg`}>
+        <RegisterFlow />
+      </div>
       <p className="mt-6 text-slate-600">
         Already have an account?{' '}
         <Link to="/login" className={textLinkClass}>

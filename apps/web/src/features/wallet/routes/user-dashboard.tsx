@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 
+import { ChangePasswordDialog } from '../../../components/change-password-dialog';
 import { Page } from '../../../components/page';
-import { cardClass } from '../../../components/ui-classes';
+import { cardClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { useStoredUser } from '../../../lib/auth-storage';
 
 const SHORTCUTS = [
@@ -16,8 +18,21 @@ const SHORTCUTS = [
 export function UserDashboardRoute() {
   const user = useStoredUser();
   const name = user?.username ?? user?.email ?? 'User';
+  const [settingsOpen, setSettingsOpen] = useState(false);
   return (
     <Page title="User Dashboard" lead={`Welcome, ${name}`}>
+      <div className="mb-6 flex justify-end">
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          aria-haspopup="dialog"
+          onClick={() => setSettingsOpen(true)}
+        >
+          <GearIcon />
+          Settings
+        </button>
+      </div>
+      <ChangePasswordDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {SHORTCUTS.map((shortcut) => (
           <li key={shortcut.to}>
@@ -35,5 +50,25 @@ export function UserDashboardRoute() {
         Your balance, recent history, consent status and rewards will appear here in an upcoming update.
       </p>
     </Page>
+  );
+}
+
+function GearIcon() {
+  return (
+    <svg
+      className="h-4 w-4"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      <circle cx="12" cy="12" r="3" />
+      <path
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z"
+      />
+    </svg>
   );
 }

@@ -1,0 +1,62 @@
+import { useId } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+
+import { inputClass, labelClass } from './ui-classes';
+
+interface TextFieldProps extends Omit<ComponentProps<'input'>, 'className'> {
+  label: string;
+  /** Marks the field invalid and points it at the form's alert. */
+  invalid?: boolean;
+  errorId?: string;
+  hint?: ReactNode;
+}
+
+/** A labelled text input; extra props (including react-hook-form's `register` result) go to the <input>. */
+export function TextField({ label, invalid = false, errorId, hint, id, ...input }: TextFieldProps) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  const hintId = `${inputId}-hint`;
+  const describedBy = [hint === undefined ? null : hintId, invalid ? (errorId ?? null) : null]
+    .filter((part) => part !== null)
+    .join(' ');
+  return (
+    <div>
+      <label htmlFor={inputId} className={labelClass}>
+        {label}
+      </label>
+      <input
+        id={inputId}
+        aria-invalid={invalid}
+        aria-describedby={describedBy === '' ? undefined : describedBy}
+        className={inputClass}
+        {...input}
+      />
+      {hint === undefined ? null : (
+        <p id={hintId} className="mt-1 text-sm text-slate-600">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The one message a form shows (validation or the server's answer). The live region stays mounted so a
+ * screen reader announces each new message.
+ */
+export function FormAlert({ id, message }: { id: string; message: string | null }) {
+  return (
+    <div id={id} role="alert" className={message === null ? undefined : 'rounded-lg bg-red-50 px-3 py-2'}>
+      {message === null ? null : <p className="text-sm font-medium text-red-800">{message}</p>}
+    </div>
+  );
+}
+
+/** A success or progress note, announced politely. */
+export function FormStatus({ message }: { message: string | null }) {
+  return (
+    <div role="status" className={message === null ? undefined : 'rounded-lg bg-emerald-50 px-3 py-2'}>
+      {message === null ? null : <p className="text-sm font-medium text-emerald-900">{message}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,379 @@
+import type { OtpPurpose, PublicUser } from '@hasta/contracts/auth';
+import { PHONE_DEFAULT_PREFIX } from '@hasta/contracts/constants';
+import { messages } from '@hasta/contracts/messages';
+import { useMutation } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { toast } from 'react-hot-toast';
+import { useLocation, useNavigate } from 'react-router';
+import { z } from 'zod';
+
+import { FormAlert, FormStatus, TextField } from '../../../components/form-field';
+import {
+  disabledClass,
+  linkButtonClass,
+  primaryButtonClass,
+  secondaryButtonClass,
+} from '../../../components/ui-classes';
+import { apiRequest, errorMessage } from '../../../lib/api-client';
+import { storeLogin } from '../../../lib/auth-storage';
+import { useCountdown } from '../../../lib/use-countdown';
+import { loginWithOtp, loginWithPassword, sendOtp } from '../api/auth-api';
+import type { Channel, Contact } from '../utils/contact';
+import { parseEmail, parsePhone } from '../utils/contact';
+import { isCompleteCode } from '../utils/form-schemas';
+import { EMPTY_CODE, codeOf } from '../utils/otp-digits';
+import { getPostLoginPath } from '../utils/post-login-path';
+import { ChannelToggle, ContactField } from './contact-field';
+import { ForcedPasswordChange } from './forced-password-change';
+import { OtpInput } from './otp-input';
+import { PasswordResetForm } from './password-reset-form';
+import { ResendButton } from './resend-button';
+
+/**
+ * The login modes of spec §2.8 and §4: choose, then otp (after a code is sent) or password; from password,
+ * forgot (ask for the phone) then reset (code + new password); after an admin reset, change.
+ */
+type Mode = 'choose' | 'otp' | 'password' | 'forgot' | 'reset' | 'change';
+type Field = 'contact' | 'code' | 'password';
+
+interface Problem {
+  field: Field | null;
+  message: string;
+}
+
+const FORGOT_PROMPT: Record<Channel, string> = {
+  phone: 'Enter your phone number to reset via OTP.',
+  email: 'Enter your email address to reset via OTP.',
+};
+
+const otpSentText = (channel: Channel): string =>
+  channel === 'email' ? messages.otpSentEmail : messages.otpSentPhone;
+
+const modeHeading: Record<Exclude<Mode, 'change' | 'reset'>, string> = {
+  choose: 'How would you like to log in?',
+  otp: 'Enter your one-time code',
+  password: 'Log in with your password',
+  forgot: 'Reset your password',
+};
+
+export function LoginForm() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const errorId = useId();
+
+  const [channel, setChannel] = useState<Channel>('phone');
+  const [email, setEmail] = useState('');
+  const [phone, setPhone] = useState(PHONE_DEFAULT_PREFIX);
+  const [prefixLocked, setPrefixLocked] = useState(true);
+  const [mode, setMode] = useState<Mode>('choose');
+  const [sentTo, setSentTo] = useState<Contact | null>(null);
+  const [sentFor, setSentFor] = useState<OtpPurpose | null>(null);
+  const [digits, setDigits] = useState<string[]>([...EMPTY_CODE]);
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [mustChange, setMustChange] = useState<{ user: PublicUser; password: string | null } | null>(null);
+  const countdown = useCountdown();
+
+  const fail = (field: Field | null, message: string): void => setProblem({ field, message });
+
+  /** The typed email or phone, normalized; null (with the spec's message shown) when it is not valid. */
+  const readContact = (): Contact | null => {
+    if (channel === 'email') {
+      const value = parseEmail(email);
+      if (value === null) fail('contact', messages.invalidEmail);
+      return value === null ? null : { channel, value };
+    }
+    const value = parsePhone(phone);
+    if (value === null) fail('contact', messages.invalidPhone);
+    return value === null ? null : { channel, value };
+  };
+
+  const goTo = (next: Mode): void => {
+    setProblem(null);
+    setMode(next);
+  };
+
+  const complete = (user: PublicUser, knownPassword: string | null): void => {
+    setProblem(null);
+    if (user.must_change_password) {
+      setMustChange({ user, password: knownPassword });
+      setMode('change');
+      return;
+    }
+    storeLogin(user);
+    void navigate(getPostLoginPath(location, user), { replace: true });
+  };
+
+  const send = useMutation({
+    mutationFn: ({ contact, purpose }: { contact: Contact; purpose: OtpPurpose }) =>
+      sendOtp(contact, purpose),
+    onSuccess: (answer, { contact, purpose }) => {
+      setSentTo(contact);
+      setSentFor(purpose);
+      setDigits([...EMPTY_CODE]);
+      goTo(purpose === 'password_reset' ? 'reset' : 'otp');
+      countdown.start(answer.resend_after_s);
+      toast(otpSentText(contact.channel));
+    },
+    onError: (error) => {
+      const onCodeStep = mode === 'otp' || mode === 'reset';
+      fail(onCodeStep ? null : 'contact', errorMessage(error, messages.loginRequestFailed));
+    },
+  });
+
+  const verify = useMutation({
+    mutationFn: ({ contact, code }: { contact: Contact; code: string }) => loginWithOtp(contact, code),
+    onSuccess: (answer) => complete(answer.user, null),
+    onError: (error) => fail('code', errorMessage(error, messages.loginRequestFailed)),
+  });
+
+  const passwordLogin = useMutation({
+    mutationFn: ({ contact, secret }: { contact: Contact; secret: string }) =>
+      loginWithPassword(contact, secret),
+    onSuccess: (answer, { secret }) => complete(answer.user, secret),
+    onError: (error) => fail(null, errorMessage(error, messages.loginRequestFailed)),
+  });
+
+  const busy = send.isPending || verify.isPending || passwordLogin.isPending;
+
+  const requestCode = (purpose: OtpPurpose): void => {
+    const contact = readContact();
+    if (contact === null) return;
+    // The same address and purpose again while the last code is fresh: back to it, no second send.
+    if (contact.value === sentTo?.value && purpose === sentFor && countdown.secondsLeft > 0) {
+      setDigits([...EMPTY_CODE]);
+      goTo(purpose === 'password_reset' ? 'reset' : 'otp');
+      return;
+    }
+    send.mutate({ contact, purpose });
+  };
+
+  const switchChannel = (next: Channel): void => {
+    setChannel(next);
+    setProblem(null);
+  };
+
+  const backToChoose = (): void => {
+    setDigits([...EMPTY_CODE]);
+    goTo('choose');
+  };
+
+  const contactField = (
+    <ContactField
+      channel={channel}
+      email={email}
+      phone={phone}
+      onEmailChange={setEmail}
+      onPhoneChange={setPhone}
+      prefixLocked={prefixLocked}
+      onUnlockPrefix={() => setPrefixLocked(false)}
+      invalid={problem?.field === 'contact'}
+      errorId={errorId}
+      disabled={busy}
+    />
+  );
+
+  if (mode === 'change' && mustChange !== null) {
+    return (
+      <ForcedPasswordChange
+        user={mustChange.user}
+        knownPassword={mustChange.password}
+        onDone={(user) => complete(user, null)}
+        onCancel={() => {
+          // End the half-open session (it can do nothing but change the password anyway).
+          apiRequest('/api/auth/logout', { method: 'POST', schema: z.unknown() }).catch(() => undefined);
+          setMustChange(null);
+          setPassword('');
+          backToChoose();
+        }}
+      />
+    );
+  }
+
+  if (mode === 'reset' && sentTo !== null) {
+    return (
+      <section aria-labelledby={`${errorId}-heading`} className="space-y-5">
+        <h2 id={`${errorId}-heading`} className="text-xl font-semibold text-slate-900">
+          Reset your password
+        </h2>
+        <PasswordResetForm
+          contact={sentTo}
+          secondsLeft={countdown.secondsLeft}
+          resendPending={send.isPending}
+          resendError={problem?.message ?? null}
+          onResend={() => {
+            setProblem(null);
+            send.mutate({ contact: sentTo, purpose: 'password_reset' });
+          }}
+          onDone={(user) => complete(user, null)}
+          onBack={backToChoose}
+        />
+      </section>
+    );
+  }
+
+  const showToggle = mode === 'choose' || mode === 'password' || mode === 'forgot';
+  const heading = mode === 'change' || mode === 'reset' ? modeHeading.choose : modeHeading[mode];
+
+  return (
+    <section aria-labelledby={`${errorId}-heading`} className="space-y-6">
+      <h2 id={`${errorId}-heading`} className="text-xl font-semibold text-slate-900">
+        {heading}
+      </h2>
+      {showToggle ? <ChannelToggle channel={channel} onChange={switchChannel} disabled={busy} /> : null}
+
+      {mode === 'choose' ? (
+        <form
+          noValidate
+          className="space-y-5"
+          onSubmit={(event) => {
+            event.preventDefault();
+            requestCode('login');
+          }}
+        >
+          {contactField}
+          <FormAlert id={errorId} message={problem?.message ?? null} />
+          <div className="flex flex-wrap gap-3">
+            <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy}>
+              {send.isPending ? 'Sending...' : 'Login with OTP'}
+            </button>
+            <button
+              type="button"
+              className={`${secondaryButtonClass} ${disabledClass}`}
+              disabled={busy}
+              onClick={() => goTo('password')}
+            >
+              Login with Password
+            </button>
+          </div>
+        </form>
+      ) : null}
+
+      {mode === 'password' ? (
+        <form
+          noValidate
+          className="space-y-5"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const contact = readContact();
+            if (contact === null) return;
+            if (password === '') {
+              fail('password', messages.allFieldsRequired);
+              return;
+            }
+            passwordLogin.mutate({ contact, secret: password });
+          }}
+        >
+          {contactField}
+          <TextField
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+            invalid={problem?.field === 'password'}
+            errorId={errorId}
+            disabled={busy}
+          />
+          <FormAlert id={errorId} message={problem?.message ?? null} />
+          <div className="flex flex-wrap items-center gap-4">
+            <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy}>
+              {passwordLogin.isPending ? 'Logging in...' : 'Login'}
+            </button>
+            <button
+              type="button"
+              className={linkButtonClass}
+              disabled={busy}
+              onClick={() => {
+                setChannel('phone');
+                goTo('forgot');
+              }}
+            >
+              Forgot password?
+            </button>
+            <button
+              type="button"
+              className={linkButtonClass}
+              disabled={busy}
+              onClick={() => requestCode('login')}
+            >
+              Use OTP instead
+            </button>
+          </div>
+        </form>
+      ) : null}
+
+      {mode === 'forgot' ? (
+        <form
+          noValidate
+          className="space-y-5"
+          onSubmit={(event) => {
+            event.preventDefault();
+            requestCode('password_reset');
+          }}
+        >
+          <FormStatus message={FORGOT_PROMPT[channel]} />
+          {contactField}
+          <FormAlert id={errorId} message={problem?.message ?? null} />
+          <div className="flex flex-wrap items-center gap-4">
+            <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy}>
+              {send.isPending ? 'Sending...' : 'Send Reset Code'}
+            </button>
+            <button
+              type="button"
+              className={linkButtonClass}
+              disabled={busy}
+              onClick={() => goTo('password')}
+            >
+              Back to login
+            </button>
+          </div>
+        </form>
+      ) : null}
+
+      {mode === 'otp' && sentTo !== null ? (
+        <form
+          noValidate
+          className="space-y-5"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const code = codeOf(digits);
+            if (!isCompleteCode(code)) {
+              fail('code', messages.enterSixDigitCode);
+              return;
+            }
+            verify.mutate({ contact: sentTo, code });
+          }}
+        >
+          <p className="text-slate-700">
+            Enter the 6-digit code sent to <strong className="text-slate-900">{sentTo.value}</strong>.
+          </p>
+          <OtpInput
+            legend="One-time code"
+            digits={digits}
+            onChange={setDigits}
+            invalid={problem?.field === 'code'}
+            errorId={errorId}
+            disabled={verify.isPending}
+            autoFocus
+          />
+          <FormAlert id={errorId} message={problem?.message ?? null} />
+          <div className="flex flex-wrap items-center gap-4">
+            <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy}>
+              {verify.isPending ? 'Verifying...' : 'Verify & Login'}
+            </button>
+            <ResendButton
+              secondsLeft={countdown.secondsLeft}
+              pending={send.isPending}
+              onResend={() => send.mutate({ contact: sentTo, purpose: 'login' })}
+            />
+            <button type="button" className={linkButtonClass} disabled={busy} onClick={backToChoose}>
+              Change phone/email
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </section>
+  );
+}
