@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxResponseSchema } from '@hasta/contracts/outbox';
+import { hashPassword } from '../src/lib/password';
 import { buildTestApp, type TestApp } from './support/test-app';
 
 describe('the dev outbox outside production', () => {
@@ -79,6 +80,28 @@ describe('the dev outbox in production', () => {
       headers: { accept: 'text/html' },
     });
     expect(page.statusCode).toBe(404);
+  });
+
+  it('marks the session cookie Secure (with httpOnly and SameSite=Lax)', async () => {
+    await test.database.db
+      .insertInto('users')
+      .values({
+        email: 'prod@hasta.test',
+        username: 'Prod',
+        password_hash: await hashPassword('production secret'),
+      })
+      .execute();
+    const login = await test.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'prod@hasta.test', password: 'production secret' },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.cookies.find((cookie) => cookie.name === 'hasta_session')).toMatchObject({
+      secure: true,
+      httpOnly: true,
+      sameSite: 'Lax',
+    });
   });
 
   it('sends through the real providers only, never the outbox', () => {

@@ -434,7 +434,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/reset-password',
     {
       schema: {
-        ...otpTags,
+        tags: ['admin'],
         summary: 'Admin: give a user a one-time temporary password',
         body: adminResetPasswordRequestSchema,
         response: { 200: adminResetPasswordResponseSchema },
@@ -458,7 +458,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/users',
     {
       schema: {
-        ...otpTags,
+        tags: ['admin'],
         summary: 'Admin: the users, admins excluded',
         response: { 200: adminUsersResponseSchema },
       },

@@ -232,7 +232,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
     '/assignBalance',
     {
       schema: {
-        tags,
+        tags: ['admin'],
         summary: 'Admin: add money to a user’s wallet (issued from the system account)',
         headers: idempotencyHeaderSchema,
         body: assignBalanceRequestSchema,
@@ -268,7 +268,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
     '/transaction',
     {
       schema: {
-        tags,
+        tags: ['admin'],
         summary: 'Admin: recent transfers (deleted ones hidden unless asked for)',
         querystring: z.object({ include_deleted: z.enum(['true', 'false']).optional() }),
         response: { 200: adminTransactionsResponseSchema },
@@ -299,7 +299,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
     '/transaction/:txid',
     {
       schema: {
-        tags,
+        tags: ['admin'],
         summary: 'Admin: delete a transfer by reversing it with a new transfer (the trail is kept)',
         params: z.object({ txid: z.uuid(messages.transactionNotFound) }),
         response: { 200: deleteTransactionResponseSchema },
