@@ -23,6 +23,8 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
             { name: 'motion', test: /node_modules[\\/](motion|framer-motion|motion-dom|motion-utils)[\\/]/ },
+            // Only the kiosk locator needs the map.
+            { name: 'leaflet', test: /node_modules[\\/]leaflet[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

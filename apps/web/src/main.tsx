@@ -1,5 +1,7 @@
 // Must stay the first import: it configures zod before any schema module runs.
 import './lib/zod-config';
+// Before the first render: translations are bundled and ready synchronously.
+import './lib/i18n';
 import './index.css';
 
 import { StrictMode } from 'react';

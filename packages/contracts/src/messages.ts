@@ -37,6 +37,7 @@ export const messages = {
   failedToLoadInquiries: 'Failed to load inquiries',
   failedToLoadVendorRegistrations: 'Failed to load vendor registrations',
   failedToSendValue: 'Failed to send value',
+  chooseUser: 'Please choose a user.',
   valueSent: 'Value sent successfully!',
   confirmDeleteTransaction: 'Delete this transaction?',
   transactionDeleted: 'Transaction deleted.',

@@ -1,31 +1,33 @@
 import { PRODUCT_NAME } from '@hasta/contracts/constants';
-import { comingSoonTitle, messages } from '@hasta/contracts/messages';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Logo } from './logo';
 import { Modal } from './modal';
 import { focusRing } from './ui-classes';
 
-/** The programmes announced in the footer (spec §2.2); each opens a Coming Soon modal. */
-const PROGRAMMES = ['Stars Programme', 'Points Programme'] as const;
+/** The programmes announced in the footer (spec §2.2), by translation key; each opens a Coming Soon modal. */
+const PROGRAMMES = ['starsProgramme', 'pointsProgramme'] as const;
 type Programme = (typeof PROGRAMMES)[number];
 
 const COPYRIGHT_YEAR = 2025;
 
 const footerLinkClass = `${focusRing} rounded-sm text-slate-300 hover:text-white`;
 
+type FooterLinkKey = 'technology' | 'features' | 'demo' | 'waitlist' | 'contact' | 'privacy' | 'terms';
+
 const PRODUCT_LINKS = [
-  { to: '/technology', label: 'Technology' },
-  { to: '/features', label: 'Features' },
-  { to: '/demo', label: 'Demo' },
-  { to: '/applicants-register', label: 'Join the Waitlist' },
+  { to: '/technology', labelKey: 'technology' },
+  { to: '/features', labelKey: 'features' },
+  { to: '/demo', labelKey: 'demo' },
+  { to: '/applicants-register', labelKey: 'waitlist' },
 ] as const;
 
 const COMPANY_LINKS = [
-  { to: '/contact', label: 'About / Contact' },
-  { to: '/privacy', label: 'Privacy' },
-  { to: '/terms', label: 'Terms' },
+  { to: '/contact', labelKey: 'contact' },
+  { to: '/privacy', labelKey: 'privacy' },
+  { to: '/terms', labelKey: 'terms' },
 ] as const;
 
 function LinkColumn({
@@ -33,8 +35,9 @@ function LinkColumn({
   links,
 }: {
   heading: string;
-  links: ReadonlyArray<{ to: string; label: string }>;
+  links: ReadonlyArray<{ to: string; labelKey: FooterLinkKey }>;
 }) {
+  const { t } = useTranslation();
   return (
     <div>
       <h2 className="text-sm font-semibold text-white">{heading}</h2>
@@ -42,7 +45,7 @@ function LinkColumn({
         {links.map((link) => (
           <li key={link.to}>
             <Link to={link.to} className={footerLinkClass}>
-              {link.label}
+              {t(`footer.${link.labelKey}`)}
             </Link>
           </li>
         ))}
@@ -52,6 +55,7 @@ function LinkColumn({
 }
 
 export function Footer() {
+  const { t } = useTranslation();
   const [programme, setProgramme] = useState<Programme | null>(null);
   // Keeps the title while the dialog closes.
   const [lastProgramme, setLastProgramme] = useState<Programme>(PROGRAMMES[0]);
@@ -64,16 +68,14 @@ export function Footer() {
             <Logo />
             <span className="text-lg font-bold text-white">{PRODUCT_NAME}</span>
           </div>
-          <p className="mt-4 max-w-xs text-sm">
-            Palm-scan payments for India: an INR wallet you open with your hand, and consent you can verify.
-          </p>
+          <p className="mt-4 max-w-xs text-sm">{t('footer.tagline')}</p>
         </div>
 
-        <LinkColumn heading="Product" links={PRODUCT_LINKS} />
-        <LinkColumn heading="Company" links={COMPANY_LINKS} />
+        <LinkColumn heading={t('footer.product')} links={PRODUCT_LINKS} />
+        <LinkColumn heading={t('footer.company')} links={COMPANY_LINKS} />
 
         <div>
-          <h2 className="text-sm font-semibold text-white">Rewards</h2>
+          <h2 className="text-sm font-semibold text-white">{t('footer.rewards')}</h2>
           <ul className="mt-4 space-y-3 text-sm">
             {PROGRAMMES.map((name) => (
               <li key={name}>
@@ -85,7 +87,7 @@ export function Footer() {
                     setProgramme(name);
                   }}
                 >
-                  {name}
+                  {t(`footer.${name}`)}
                 </button>
               </li>
             ))}
@@ -95,16 +97,16 @@ export function Footer() {
 
       <div className="border-t border-slate-800">
         <p className="mx-auto max-w-7xl px-4 py-6 text-sm sm:px-6 lg:px-8">
-          © {COPYRIGHT_YEAR} {PRODUCT_NAME}
+          {t('footer.copyright', { year: String(COPYRIGHT_YEAR), product: PRODUCT_NAME })}
         </p>
       </div>
 
       <Modal
         open={programme !== null}
-        title={comingSoonTitle(programme ?? lastProgramme)}
+        title={t('comingSoon.title', { feature: t(`footer.${programme ?? lastProgramme}`) })}
         onClose={() => setProgramme(null)}
       >
-        <p>{messages.comingSoonBody}</p>
+        <p>{t('comingSoon.body')}</p>
       </Modal>
     </footer>
   );

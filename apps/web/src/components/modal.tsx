@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { secondaryButtonClass } from './ui-classes';
 
@@ -15,6 +16,7 @@ interface ModalProps {
  * Escape; we label it by its title, focus its Close button and give focus back to the opener on close.
  */
 export function Modal({ open, title, onClose, children }: ModalProps) {
+  const { t } = useTranslation();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   const openerRef = useRef<Element | null>(null);
@@ -63,7 +65,7 @@ export function Modal({ open, title, onClose, children }: ModalProps) {
             className={secondaryButtonClass}
             onClick={() => dialogRef.current?.close()}
           >
-            Close
+            {t('dialog.close')}
           </button>
         </div>
       </div>

@@ -1,22 +1,36 @@
 /** The navigation bar's links (spec §2.2), in two groups: the public site and the app. */
+export type NavLabelKey =
+  | 'home'
+  | 'technology'
+  | 'features'
+  | 'demo'
+  | 'contact'
+  | 'login'
+  | 'userDashboard'
+  | 'admin'
+  | 'palmRegister'
+  | 'pay'
+  | 'receive';
+
 export interface NavItem {
   to: string;
-  label: string;
+  /** Its label in the `common` translations, under `nav.`. */
+  labelKey: NavLabelKey;
 }
 
 export const SITE_LINKS: readonly NavItem[] = [
-  { to: '/', label: 'Home' },
-  { to: '/technology', label: 'Technology' },
-  { to: '/features', label: 'Features' },
-  { to: '/demo', label: 'Demo' },
-  { to: '/contact', label: 'About / Contact' },
+  { to: '/', labelKey: 'home' },
+  { to: '/technology', labelKey: 'technology' },
+  { to: '/features', labelKey: 'features' },
+  { to: '/demo', labelKey: 'demo' },
+  { to: '/contact', labelKey: 'contact' },
 ];
 
 export const APP_LINKS: readonly NavItem[] = [
-  { to: '/login', label: 'Login' },
-  { to: '/user-dashboard', label: 'User Dashboard' },
-  { to: '/admin', label: 'Admin' },
-  { to: '/palm-register', label: 'Palm Register' },
-  { to: '/transfer', label: 'Pay' },
-  { to: '/receive', label: 'Receive' },
+  { to: '/login', labelKey: 'login' },
+  { to: '/user-dashboard', labelKey: 'userDashboard' },
+  { to: '/admin', labelKey: 'admin' },
+  { to: '/palm-register', labelKey: 'palmRegister' },
+  { to: '/transfer', labelKey: 'pay' },
+  { to: '/receive', labelKey: 'receive' },
 ];

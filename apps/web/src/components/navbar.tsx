@@ -1,7 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 
 import { isAdmin, useStoredUser } from '../lib/auth-storage';
+import { currentLanguage, setLanguage } from '../lib/i18n';
+import { LANGUAGES, isLanguage } from '../lib/i18n-resources';
 import { Logo } from './logo';
 import { APP_LINKS, SITE_LINKS } from './nav-links';
 import type { NavItem } from './nav-links';
@@ -28,12 +31,13 @@ function NavList({
   size: 'sm' | 'lg';
   onNavigate?: () => void;
 }) {
+  const { t } = useTranslation();
   return (
     <ul className={size === 'sm' ? 'flex items-center gap-1' : 'space-y-1'}>
       {items.map((item) => (
         <li key={item.to}>
           <NavLink to={item.to} end className={(state) => navLinkClass(state, size)} onClick={onNavigate}>
-            {item.label}
+            {t(`nav.${item.labelKey}`)}
           </NavLink>
         </li>
       ))}
@@ -43,6 +47,7 @@ function NavList({
 
 /** Launch App when logged out; User Page or Admin Page plus Logout when logged in (spec §2.2). */
 function AuthActions({ onNavigate, stacked }: { onNavigate?: () => void; stacked: boolean }) {
+  const { t } = useTranslation();
   const user = useStoredUser();
   const logout = useLogout();
   const layout = stacked ? 'flex flex-col gap-2' : 'flex items-center gap-2';
@@ -51,7 +56,7 @@ function AuthActions({ onNavigate, stacked }: { onNavigate?: () => void; stacked
     return (
       <div className={layout}>
         <Link to="/user-dashboard" className={primaryButtonClass} onClick={onNavigate}>
-          Launch App
+          {t('nav.launchApp')}
         </Link>
       </div>
     );
@@ -60,7 +65,7 @@ function AuthActions({ onNavigate, stacked }: { onNavigate?: () => void; stacked
   return (
     <div className={layout}>
       <Link to={admin ? '/admin' : '/user-dashboard'} className={primaryButtonClass} onClick={onNavigate}>
-        {admin ? 'Admin Page' : 'User Page'}
+        {admin ? t('nav.adminPage') : t('nav.userPage')}
       </Link>
       <button
         type="button"
@@ -70,7 +75,7 @@ function AuthActions({ onNavigate, stacked }: { onNavigate?: () => void; stacked
           logout();
         }}
       >
-        Logout
+        {t('nav.logout')}
       </button>
     </div>
   );
@@ -95,8 +100,53 @@ function MenuIcon({ open }: { open: boolean }) {
   );
 }
 
+function GlobeIcon() {
+  return (
+    <svg
+      className="pointer-events-none absolute left-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-600"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden="true"
+    >
+      <circle cx="12" cy="12" r="9" />
+      <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z" />
+    </svg>
+  );
+}
+
+/** English or Hindi, remembered on the device (each language named in its own script). */
+function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  return (
+    <div className="relative">
+      <label htmlFor={id} className="sr-only">
+        {t('language.label')}
+      </label>
+      <GlobeIcon />
+      <select
+        id={id}
+        value={currentLanguage(i18n.language)}
+        onChange={(event) => {
+          if (isLanguage(event.target.value)) setLanguage(event.target.value);
+        }}
+        className={`${focusRing} rounded-md border border-slate-300 bg-white py-1.5 pl-8 pr-2 text-sm font-medium text-slate-800 hover:bg-slate-50`}
+      >
+        {LANGUAGES.map((language) => (
+          <option key={language.code} value={language.code} lang={language.code}>
+            {language.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** The fixed navigation bar (spec §2.2). Below the lg breakpoint the links move into a toggled menu. */
 export function Navbar() {
+  const { t } = useTranslation();
   const { pathname } = useLocation();
   // The menu belongs to the page it was opened on, so any navigation closes it without an effect.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -123,19 +173,23 @@ export function Navbar() {
           <span className="text-xl font-bold tracking-tight text-slate-900">Hasta</span>
         </Link>
 
-        <nav aria-label="Site" className="hidden lg:block">
+        <nav aria-label={t('nav.site')} className="hidden lg:block">
           <NavList items={SITE_LINKS} size="sm" />
         </nav>
 
-        <div className="ml-auto hidden lg:block">
+        <div className="ml-auto">
+          <LanguageSwitch />
+        </div>
+
+        <div className="hidden lg:block">
           <AuthActions stacked={false} />
         </div>
 
         <button
           ref={toggleRef}
           type="button"
-          className={`${focusRing} -mr-2 ml-auto rounded-md p-2 text-slate-700 hover:bg-slate-100 lg:hidden`}
-          aria-label="Menu"
+          className={`${focusRing} -mr-2 rounded-md p-2 text-slate-700 hover:bg-slate-100 lg:hidden`}
+          aria-label={t('nav.menu')}
           aria-expanded={menuOpen}
           aria-controls={MOBILE_MENU_ID}
           onClick={() => setOpenOn(menuOpen ? null : pathname)}
@@ -145,23 +199,32 @@ export function Navbar() {
       </div>
 
       <div className="hidden border-t border-slate-100 bg-slate-50/80 lg:block">
-        <nav aria-label="App" className="mx-auto flex h-11 max-w-7xl items-center gap-3 px-4 sm:px-6 lg:px-8">
-          <span className="text-xs font-semibold uppercase tracking-wider text-slate-600">App</span>
+        <nav
+          aria-label={t('nav.app')}
+          className="mx-auto flex h-11 max-w-7xl items-center gap-3 px-4 sm:px-6 lg:px-8"
+        >
+          <span className="text-xs font-semibold uppercase tracking-wider text-slate-600">
+            {t('nav.appHeading')}
+          </span>
           <NavList items={APP_LINKS} size="sm" />
         </nav>
       </div>
 
       <nav
         id={MOBILE_MENU_ID}
-        aria-label="Mobile"
+        aria-label={t('nav.mobile')}
         hidden={!menuOpen}
         className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-t border-slate-200 bg-white px-4 pb-6 pt-4 shadow-lg lg:hidden"
       >
-        <p className="px-3 text-xs font-semibold uppercase tracking-wider text-slate-600">Explore</p>
+        <p className="px-3 text-xs font-semibold uppercase tracking-wider text-slate-600">
+          {t('nav.explore')}
+        </p>
         <div className="mt-2">
           <NavList items={SITE_LINKS} size="lg" onNavigate={closeMenu} />
         </div>
-        <p className="mt-6 px-3 text-xs font-semibold uppercase tracking-wider text-slate-600">App</p>
+        <p className="mt-6 px-3 text-xs font-semibold uppercase tracking-wider text-slate-600">
+          {t('nav.appHeading')}
+        </p>
         <div className="mt-2">
           <NavList items={APP_LINKS} size="lg" onNavigate={closeMenu} />
         </div>

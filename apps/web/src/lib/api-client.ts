@@ -30,6 +30,8 @@ export interface ApiRequestOptions<T> {
   /** Parses the success answer; a mismatch is an ApiError('INVALID_RESPONSE'). */
   schema: z.ZodType<T>;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. `Idempotency-Key`); they cannot replace Accept or Content-Type. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 const FAILED_TO_FETCH = 'Failed to fetch';
@@ -95,7 +97,7 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>)
   if (!path.startsWith('/') || path.startsWith('//')) {
     throw new TypeError(`apiRequest needs a same-origin absolute path, got ${JSON.stringify(path)}`);
   }
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   const init: RequestInit = { method: options.method ?? 'GET', credentials: 'same-origin', headers };
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';

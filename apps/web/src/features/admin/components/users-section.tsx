@@ -53,7 +53,7 @@ export function UsersSection() {
   });
 
   return (
-    <section aria-labelledby={headingId} className="mt-10">
+    <section aria-labelledby={headingId}>
       <h2 id={headingId} className="text-2xl font-semibold text-slate-900">
         Users
       </h2>

@@ -1,5 +1,5 @@
-import { messages } from '@hasta/contracts/messages';
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
@@ -8,9 +8,9 @@ import { buildLoginPath } from '../../../lib/login-redirect';
 import type { LoginRedirectState } from '../../../lib/login-redirect';
 
 const ACTIONS = [
-  { label: 'Palm Register', to: '/palm-register', primary: true },
-  { label: 'Pay', to: '/transfer', primary: false },
-  { label: 'Receive', to: '/receive', primary: false },
+  { labelKey: 'palmRegister', to: '/palm-register', primary: true },
+  { labelKey: 'pay', to: '/transfer', primary: false },
+  { labelKey: 'receive', to: '/receive', primary: false },
 ] as const;
 
 /**
@@ -18,6 +18,7 @@ const ACTIONS = [
  * (remembering the screen) and a tooltip says the visitor must log in.
  */
 export function HeroActions() {
+  const { t } = useTranslation();
   const user = useStoredUser();
   const idBase = useId();
 
@@ -25,10 +26,11 @@ export function HeroActions() {
     <div className="flex flex-wrap gap-3">
       {ACTIONS.map((action, index) => {
         const className = `${action.primary ? primaryButtonClass : secondaryButtonClass} px-5 py-3 text-base`;
+        const label = t(`hero.${action.labelKey}`);
         if (user !== null) {
           return (
             <Link key={action.to} to={action.to} className={className}>
-              {action.label}
+              {label}
             </Link>
           );
         }
@@ -42,14 +44,14 @@ export function HeroActions() {
               className={className}
               aria-describedby={tooltipId}
             >
-              {action.label}
+              {label}
             </Link>
             <span
               id={tooltipId}
               role="tooltip"
               className="pointer-events-none invisible absolute left-1/2 top-full z-10 mt-2 w-max max-w-56 -translate-x-1/2 rounded-md bg-slate-900 px-3 py-1.5 text-xs font-medium text-white shadow-lg group-focus-within:visible group-hover:visible"
             >
-              {messages.unauthorized}
+              {t('hero.loginRequired')}
             </span>
           </span>
         );

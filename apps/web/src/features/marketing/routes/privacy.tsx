@@ -1,16 +1,17 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Page } from '../../../components/page';
 import { textLinkClass } from '../../../components/ui-classes';
 
 export function PrivacyRoute() {
+  const { t } = useTranslation('legal');
   return (
-    <Page title="Privacy">
+    <Page title={t('privacy.title')}>
       <p className="max-w-3xl text-slate-600">
-        Our privacy policy is being written and will be published on this page before Hasta launches. For any
-        question about your data in the meantime, see{' '}
+        {t('privacy.body')}{' '}
         <Link to="/contact" className={textLinkClass}>
-          About / Contact
+          {t('contactLink')}
         </Link>
         .
       </p>

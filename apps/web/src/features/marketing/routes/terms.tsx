@@ -1,16 +1,17 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Page } from '../../../components/page';
 import { textLinkClass } from '../../../components/ui-classes';
 
 export function TermsRoute() {
+  const { t } = useTranslation('legal');
   return (
-    <Page title="Terms">
+    <Page title={t('terms.title')}>
       <p className="max-w-3xl text-slate-600">
-        The terms of service are being written and will be published on this page before Hasta launches. For
-        any question in the meantime, see{' '}
+        {t('terms.body')}{' '}
         <Link to="/contact" className={textLinkClass}>
-          About / Contact
+          {t('contactLink')}
         </Link>
         .
       </p>

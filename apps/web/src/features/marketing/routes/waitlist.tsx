@@ -1,14 +1,14 @@
-import { PRODUCT_NAME } from '@hasta/contracts/constants';
+import { useTranslation } from 'react-i18next';
 
 import { Page } from '../../../components/page';
+import { WaitlistForm } from '../components/waitlist-form';
 
+/** The waitlist page (spec §2.10). */
 export function WaitlistRoute() {
+  const { t } = useTranslation('waitlist');
   return (
-    <Page
-      title={`Join the ${PRODUCT_NAME} Waitlist`}
-      lead="Be among the first to pay with your palm when Hasta launches in your city."
-    >
-      <p className="max-w-3xl text-slate-600">The waitlist sign-up form opens here in an upcoming update.</p>
+    <Page title={t('title')} lead={t('lead')}>
+      <WaitlistForm />
     </Page>
   );
 }

@@ -1,11 +1,122 @@
+import { HISTORY_ID_SHOWN_CHARS, HISTORY_STAGGER_S } from '@hasta/contracts/constants';
+import { messages } from '@hasta/contracts/messages';
+import type { TransactionRecord } from '@hasta/contracts/wallet';
+import { useQuery } from '@tanstack/react-query';
+import { motion, useReducedMotion } from 'motion/react';
+
 import { Page } from '../../../components/page';
+import { cardClass, secondaryButtonClass } from '../../../components/ui-classes';
+import { errorMessage } from '../../../lib/api-client';
+import { useStoredUser } from '../../../lib/auth-storage';
+import { formatDateTime, formatInr } from '../../../lib/money-format';
+import { fetchTransactionHistory, historyQueryKey } from '../api/wallet';
 import { BackToDashboard } from '../components/back-to-dashboard';
 
+function shortId(value: string | null): string {
+  return value === null || value === '' ? '—' : `${value.slice(0, HISTORY_ID_SHOWN_CHARS)}...`;
+}
+
+/** Transaction History (spec §2.14). */
 export function HistoryRoute() {
+  const user = useStoredUser();
+  const userId = user === null ? null : String(user.id);
+  const history = useQuery({
+    queryKey: historyQueryKey(userId ?? ''),
+    queryFn: ({ signal }) => fetchTransactionHistory(userId ?? '', signal),
+    enabled: userId !== null,
+    refetchOnMount: 'always',
+  });
+
   return (
     <Page title="Transaction History" lead="Your blockchain transaction records">
-      <p className="max-w-3xl text-slate-600">Your transactions will be listed here in an upcoming update.</p>
+      {userId === null ? (
+        <p role="alert" className="font-medium text-red-800">
+          {messages.userNotAuthenticated}
+        </p>
+      ) : null}
+      {userId !== null && history.isPending ? (
+        <p role="status" className="text-slate-600">
+          Loading transaction history...
+        </p>
+      ) : null}
+      {history.isError ? (
+        <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
+          <p className="font-medium text-red-800">
+            {errorMessage(history.error, messages.failedToLoadHistory)}
+          </p>
+          <button type="button" className={secondaryButtonClass} onClick={() => void history.refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : null}
+      {history.isSuccess && history.data.length === 0 ? (
+        <div className={`${cardClass} text-center`}>
+          <p className="text-lg font-semibold text-slate-900">No transactions found</p>
+          <p className="mt-1 text-slate-600">Your transaction history will appear here</p>
+        </div>
+      ) : null}
+      {history.isSuccess && history.data.length > 0 ? <Records records={history.data} /> : null}
       <BackToDashboard />
     </Page>
+  );
+}
+
+function Records({ records }: { records: readonly TransactionRecord[] }) {
+  const reduce = useReducedMotion() === true;
+  return (
+    <ul className="space-y-4">
+      {records.map((record, index) => (
+        <motion.li
+          key={record.id}
+          className={cardClass}
+          initial={reduce ? false : { opacity: 0, y: 12 }}
+          animate={{ opacity: 1, y: 0 }}
+          transition={reduce ? { duration: 0 } : { duration: 0.3, delay: index * HISTORY_STAGGER_S }}
+        >
+          <Record record={record} />
+        </motion.li>
+      ))}
+    </ul>
+  );
+}
+
+function Record({ record }: { record: TransactionRecord }) {
+  const received = record.direction === 'received';
+  const completed = record.status === 'completed';
+  return (
+    <article aria-label={`${received ? 'Received' : 'Sent'} ${formatInr(record.amount)}`}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className={`text-lg font-semibold ${received ? 'text-emerald-800' : 'text-slate-900'}`}>
+            {received ? 'Received' : 'Sent'}
+          </p>
+          <p className="text-sm text-slate-600">{formatDateTime(record.created_at)}</p>
+        </div>
+        <div className="text-right">
+          <p className="text-lg font-bold text-slate-900">{formatInr(record.amount)}</p>
+          <p className={`text-sm font-semibold ${completed ? 'text-emerald-800' : 'text-slate-700'}`}>
+            {record.status}
+          </p>
+        </div>
+      </div>
+      <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="text-slate-600">From</dt>
+          <dd className="break-all text-slate-900">{record.from_user_email ?? '—'}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">To</dt>
+          <dd className="break-all text-slate-900">{record.to_user_email ?? '—'}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Blockchain transaction</dt>
+          <dd className="font-mono break-all text-slate-900">{shortId(record.blockchain_tx)}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Hand hash</dt>
+          <dd className="font-mono break-all text-slate-900">{shortId(record.hand_hash)}</dd>
+        </div>
+      </dl>
+    </article>
   );
 }

@@ -1,14 +1,286 @@
-import { Page } from '../../../components/page';
-import { BackToDashboard } from '../components/back-to-dashboard';
+import { OTP_RESEND_COOLDOWN_MS, TRANSFER_REDIRECT_MS } from '@hasta/contracts/constants';
+import { messages } from '@hasta/contracts/messages';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'react-hot-toast';
 
+import { FormAlert, TextField } from '../../../components/form-field';
+import { Page } from '../../../components/page';
+import {
+  cardClass,
+  disabledClass,
+  linkButtonClass,
+  primaryButtonClass,
+  secondaryButtonClass,
+  textLinkClass,
+} from '../../../components/ui-classes';
+import { errorMessage } from '../../../lib/api-client';
+import { useStoredUser } from '../../../lib/auth-storage';
+import {
+  canAttemptOtp,
+  canSendOtp,
+  clearOtpAttempts,
+  isRejectedCode,
+  recordFailedOtpAttempt,
+  recordOtpSend,
+} from '../../../lib/otp-throttle';
+import { useCountdown } from '../../../lib/use-countdown';
+import { chooseOtpChannel, postTransfer, sendTransferOtp, verifyTransferOtp } from '../api/wallet';
+import type { OtpChannel, PendingTransfer } from '../api/wallet';
+import { BackToDashboard } from '../components/back-to-dashboard';
+import { cleanOtp, validateTransfer } from '../transfer-validation';
+import type { TransferFormValues } from '../transfer-validation';
+
+type Mode = 'phone_email' | 'qr_scan';
+const EMPTY_FORM: TransferFormValues = { receiverPhone: '', receiverEmail: '', amount: '' };
+
+function identifierOf(channel: OtpChannel): string {
+  return channel.kind === 'sms' ? channel.phone : channel.email;
+}
+
+/** Send Money (spec §2.13, §4, §5.10, §5.11): form, then a one-time code to the sender, then the transfer. */
 export function TransferRoute() {
+  const user = useStoredUser();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const alertId = useId();
+  const [mode, setMode] = useState<Mode>('phone_email');
+  const [form, setForm] = useState<TransferFormValues>(EMPTY_FORM);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState<{ transfer: PendingTransfer; channel: OtpChannel } | null>(null);
+  const [otp, setOtp] = useState('');
+  const [done, setDone] = useState(false);
+  const countdown = useCountdown();
+
+  useEffect(() => {
+    if (!done) return undefined;
+    const timer = window.setTimeout(() => void navigate('/user-dashboard'), TRANSFER_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [done, navigate]);
+
+  const sendCode = async (channel: OtpChannel): Promise<boolean> => {
+    const identifier = identifierOf(channel);
+    if (!canSendOtp(identifier)) {
+      setError(messages.tooManyOtpRequests);
+      return false;
+    }
+    try {
+      const answer = await sendTransferOtp(channel);
+      recordOtpSend(identifier);
+      countdown.start(answer.resend_after_s > 0 ? answer.resend_after_s : OTP_RESEND_COOLDOWN_MS / 1_000);
+      toast.success(channel.kind === 'sms' ? messages.otpSentPhone : messages.otpSentEmail);
+      return true;
+    } catch (cause) {
+      setError(errorMessage(cause, messages.failedToSendOtp));
+      return false;
+    }
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault();
+    if (busy) return;
+    setError(null);
+    const sender = { email: user?.email ?? null, phone: user?.phone ?? null };
+    const problem = validateTransfer(form, sender);
+    if (problem !== null) {
+      setError(problem);
+      return;
+    }
+    if (user === null) {
+      setError(messages.userNotLoggedIn);
+      return;
+    }
+    const channel = chooseOtpChannel(sender);
+    if (channel === null) {
+      setError(messages.noOtpContact);
+      return;
+    }
+    setBusy(true);
+    const sent = await sendCode(channel);
+    setBusy(false);
+    if (!sent) return;
+    setOtp('');
+    setPending({
+      channel,
+      transfer: {
+        receiverEmail: form.receiverEmail.trim(),
+        receiverPhone: form.receiverPhone.trim(),
+        amountText: form.amount.trim(),
+        idempotencyKey: crypto.randomUUID(),
+      },
+    });
+  };
+
+  const verify = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault();
+    if (busy || pending === null || user === null) return;
+    setError(null);
+    if (!/^\d{6}$/.test(otp)) {
+      setError(messages.invalidOtp);
+      return;
+    }
+    const identifier = identifierOf(pending.channel);
+    if (!canAttemptOtp(identifier)) {
+      setError(messages.tooManyAttempts);
+      return;
+    }
+    setBusy(true);
+    try {
+      await verifyTransferOtp(pending.channel, otp);
+      clearOtpAttempts(identifier);
+    } catch (cause) {
+      if (isRejectedCode(cause)) recordFailedOtpAttempt(identifier);
+      setError(errorMessage(cause, messages.otpVerificationFailed));
+      setBusy(false);
+      return;
+    }
+    try {
+      const answer = await postTransfer(String(user.id), pending.transfer);
+      toast.success(answer.message || messages.moneySent);
+      void queryClient.invalidateQueries({ queryKey: ['wallet'] });
+      setDone(true);
+    } catch (cause) {
+      setError(errorMessage(cause, messages.transferProcessingFailed));
+      setBusy(false);
+    }
+  };
+
+  const resend = async (): Promise<void> => {
+    if (pending === null || countdown.secondsLeft > 0 || busy) return;
+    setError(null);
+    setBusy(true);
+    await sendCode(pending.channel);
+    setBusy(false);
+  };
+
+  const goBack = (): void => {
+    setPending(null);
+    setOtp('');
+    setError(null);
+    countdown.stop();
+  };
+
+  if (pending !== null) {
+    const sms = pending.channel.kind === 'sms';
+    return (
+      <Page title="Verify OTP" lead="Enter the 6-digit code sent to your phone/email">
+        <div className={`${cardClass} max-w-lg`}>
+          <p>
+            <span className="inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
+              {sms ? 'SMS OTP' : 'Email OTP'}
+            </span>
+          </p>
+          <form noValidate className="mt-4 space-y-4" onSubmit={(event) => void verify(event)}>
+            <TextField
+              label="One-time code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              value={otp}
+              invalid={error === messages.invalidOtp}
+              errorId={alertId}
+              onChange={(event) => setOtp(cleanOtp(event.target.value))}
+            />
+            <FormAlert id={alertId} message={error} />
+            <button type="submit" className={`${primaryButtonClass} ${disabledClass} w-full`} disabled={busy}>
+              {busy ? 'Verifying...' : 'Verify & Send Money'}
+            </button>
+          </form>
+          <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+            <button
+              type="button"
+              className={linkButtonClass}
+              disabled={countdown.secondsLeft > 0 || busy || done}
+              onClick={() => void resend()}
+            >
+              {countdown.secondsLeft > 0
+                ? `Resend in ${countdown.secondsLeft}s`
+                : sms
+                  ? 'Resend SMS OTP'
+                  : 'Resend Email OTP'}
+            </button>
+            <button type="button" className={secondaryButtonClass} disabled={done} onClick={goBack}>
+              Go Back
+            </button>
+          </div>
+        </div>
+      </Page>
+    );
+  }
+
   return (
     <Page
       title="Send Money"
       lead="Send rupees to anyone by phone number or email, confirmed with a one-time code."
     >
-      <p className="max-w-3xl text-slate-600">The transfer form opens here in an upcoming update.</p>
-      <BackToDashboard />
+      <div className="max-w-lg">
+        <div role="group" aria-label="Payment method" className="mb-6 flex gap-2">
+          <button
+            type="button"
+            aria-pressed={mode === 'phone_email'}
+            className={mode === 'phone_email' ? primaryButtonClass : secondaryButtonClass}
+            onClick={() => setMode('phone_email')}
+          >
+            Phone/Email
+          </button>
+          <button
+            type="button"
+            aria-pressed={mode === 'qr_scan'}
+            className={mode === 'qr_scan' ? primaryButtonClass : secondaryButtonClass}
+            onClick={() => setMode('qr_scan')}
+          >
+            QR Scan
+          </button>
+        </div>
+        {mode === 'qr_scan' ? (
+          <div className={cardClass}>
+            <p className="text-slate-700">
+              Paying by QR code arrives with the merchant QR feature. Until then, send money by phone number
+              or email.
+            </p>
+            <p className="mt-4">
+              <Link to="/qr-scan" className={textLinkClass}>
+                Open the QR scanner page
+              </Link>
+            </p>
+          </div>
+        ) : (
+          <form noValidate className={`${cardClass} space-y-4`} onSubmit={(event) => void submit(event)}>
+            <TextField
+              label="Receiver Phone (Optional)"
+              type="tel"
+              autoComplete="off"
+              value={form.receiverPhone}
+              onChange={(event) => setForm({ ...form, receiverPhone: event.target.value })}
+            />
+            <TextField
+              label="Receiver Email (Optional)"
+              type="email"
+              autoComplete="off"
+              value={form.receiverEmail}
+              onChange={(event) => setForm({ ...form, receiverEmail: event.target.value })}
+            />
+            <TextField
+              label="Amount (INR)"
+              type="number"
+              inputMode="decimal"
+              min="0.01"
+              step="0.01"
+              required
+              value={form.amount}
+              onChange={(event) => setForm({ ...form, amount: event.target.value })}
+            />
+            <FormAlert id={alertId} message={error} />
+            <button type="submit" className={`${primaryButtonClass} ${disabledClass} w-full`} disabled={busy}>
+              {busy ? 'Processing...' : 'Send Money'}
+            </button>
+          </form>
+        )}
+        <BackToDashboard />
+      </div>
     </Page>
   );
 }

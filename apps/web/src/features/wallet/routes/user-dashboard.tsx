@@ -1,27 +1,89 @@
+import { RECENT_HISTORY_COUNT } from '@hasta/contracts/constants';
+import { messages } from '@hasta/contracts/messages';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { toast } from 'react-hot-toast';
 
+import { Badge } from '../../../components/badge';
 import { ChangePasswordDialog } from '../../../components/change-password-dialog';
 import { Page } from '../../../components/page';
-import { cardClass, secondaryButtonClass } from '../../../components/ui-classes';
+import { Tabs } from '../../../components/tabs';
+import { cardClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
+import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
+import { formatInr } from '../../../lib/money-format';
+import { dashboardQueryKey, fetchDashboard } from '../api/wallet';
+import type { DashboardUser } from '../api/wallet';
+import { HistoryList } from '../components/history-list';
 
-const SHORTCUTS = [
-  { to: '/transfer', label: 'Send Money', body: 'Pay anyone by phone number or email.' },
-  { to: '/receive', label: 'Receive Money', body: 'Confirm an incoming payment with your palm.' },
-  { to: '/qr-scan', label: 'Scan QR Code', body: 'Pay a merchant by scanning their code.' },
-  { to: '/palm-register', label: 'Register Palm', body: 'Register your left or right hand.' },
-  { to: '/history', label: 'Transaction History', body: 'Every payment you sent and received.' },
+const NOTIFICATIONS_KEY = 'notificationsActive';
+const MASK = '••••••';
+
+const TABS = [
+  { key: 'wallet', label: 'Wallet' },
+  { key: 'history', label: 'History' },
+  { key: 'consent', label: 'Consent' },
+  { key: 'rewards', label: 'Rewards' },
 ] as const;
+type TabKey = (typeof TABS)[number]['key'];
 
-/** Guarded by RequireUser, so a stored user exists; the name falls back as in spec §2.11. */
+function readNotifications(): boolean {
+  try {
+    return window.localStorage.getItem(NOTIFICATIONS_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+function hasPalmHash(hash: string | null): hash is string {
+  return hash !== null && hash.trim() !== '' && hash !== 'null' && hash !== 'undefined';
+}
+
+/** Guarded by RequireUser, so a stored user exists (spec §2.11). */
 export function UserDashboardRoute() {
   const user = useStoredUser();
-  const name = user?.username ?? user?.email ?? 'User';
+  const userId = user === null ? null : String(user.id);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [notifications, setNotifications] = useState(readNotifications);
+  const [tab, setTab] = useState<TabKey>('wallet');
+
+  const dashboard = useQuery({
+    queryKey: dashboardQueryKey(userId ?? ''),
+    queryFn: ({ signal }) => {
+      if (userId === null) throw new Error(messages.userNotLoggedIn);
+      return fetchDashboard(userId, signal);
+    },
+    enabled: userId !== null,
+    refetchOnMount: 'always',
+  });
+
+  const data = dashboard.data;
+  const name = data?.username || user?.username || data?.email || user?.email || 'User';
+
+  const toggleNotifications = (): void => {
+    const next = !notifications;
+    setNotifications(next);
+    try {
+      window.localStorage.setItem(NOTIFICATIONS_KEY, next ? 'true' : 'false');
+    } catch {
+      // storage disabled: the toggle still works for this visit
+    }
+    toast.success(next ? messages.notificationsOn : messages.notificationsOff);
+  };
+
   return (
     <Page title="User Dashboard" lead={`Welcome, ${name}`}>
-      <div className="mb-6 flex justify-end">
+      <div className="mb-6 flex flex-wrap items-center justify-end gap-3">
+        <button
+          type="button"
+          role="switch"
+          aria-checked={notifications}
+          className={secondaryButtonClass}
+          onClick={toggleNotifications}
+        >
+          Notifications: {notifications ? 'On' : 'Off'}
+        </button>
         <button
           type="button"
           className={secondaryButtonClass}
@@ -33,23 +95,183 @@ export function UserDashboardRoute() {
         </button>
       </div>
       <ChangePasswordDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
-      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        {SHORTCUTS.map((shortcut) => (
-          <li key={shortcut.to}>
-            <Link
-              to={shortcut.to}
-              className={`${cardClass} block h-full transition-colors hover:border-emerald-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700`}
-            >
-              <span className="block text-lg font-semibold text-slate-900">{shortcut.label}</span>
-              <span className="mt-1 block text-slate-600">{shortcut.body}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-      <p className="mt-8 max-w-3xl text-slate-600">
-        Your balance, recent history, consent status and rewards will appear here in an upcoming update.
-      </p>
+
+      {userId === null ? (
+        <p role="alert" className="text-red-800">
+          {messages.userNotLoggedIn}
+        </p>
+      ) : null}
+      {dashboard.isPending && userId !== null ? (
+        <p role="status" className="text-slate-600">
+          Loading dashboard...
+        </p>
+      ) : null}
+      {dashboard.isError ? (
+        <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
+          <p className="font-medium text-red-800">
+            {errorMessage(dashboard.error, messages.failedToLoadDashboard)}
+          </p>
+          <button type="button" className={secondaryButtonClass} onClick={() => void dashboard.refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : null}
+      {data === undefined ? null : (
+        <>
+          <ProfileCard user={data} />
+          <div className="mt-8">
+            <Tabs label="Dashboard sections" tabs={TABS} active={tab} onChange={setTab}>
+              {tab === 'wallet' ? <WalletTab user={data} /> : null}
+              {tab === 'history' ? <HistoryTab user={data} /> : null}
+              {tab === 'consent' ? <ConsentTab user={data} /> : null}
+              {tab === 'rewards' ? <RewardsTab /> : null}
+            </Tabs>
+          </div>
+        </>
+      )}
     </Page>
+  );
+}
+
+function ProfileCard({ user }: { user: DashboardUser }) {
+  const registered = user.handinfo.left || user.handinfo.right;
+  return (
+    <section
+      aria-label="Profile"
+      className={`${cardClass} flex flex-wrap items-center justify-between gap-4`}
+    >
+      <div>
+        <p className="text-sm text-slate-600">Palm identifier</p>
+        <p className="font-mono text-slate-900">{hasPalmHash(user.palm_hash) ? user.palm_hash : 'N/A'}</p>
+      </div>
+      <Link to="/palm-register" className={registered ? secondaryButtonClass : primaryButtonClass}>
+        {registered ? 'REGISTERED' : 'Register Palm'}
+      </Link>
+    </section>
+  );
+}
+
+function WalletTab({ user }: { user: DashboardUser }) {
+  const [visible, setVisible] = useState(true);
+  const recent = user.user_history.slice(0, RECENT_HISTORY_COUNT);
+  return (
+    <div className="space-y-8">
+      <section aria-labelledby="balance-heading" className={cardClass}>
+        <h2 id="balance-heading" className="text-sm font-medium text-slate-600">
+          Balance
+        </h2>
+        <div className="mt-2 flex flex-wrap items-center gap-4">
+          <p className="text-3xl font-bold text-slate-900" data-testid="balance">
+            {visible ? formatInr(user.balance) : MASK}
+          </p>
+          <button
+            type="button"
+            className={secondaryButtonClass}
+            aria-pressed={!visible}
+            onClick={() => setVisible((shown) => !shown)}
+          >
+            {visible ? 'Hide balance' : 'Show balance'}
+          </button>
+        </div>
+        <div className="mt-6 flex flex-wrap gap-3">
+          <Link to="/transfer" className={primaryButtonClass}>
+            Send Money
+          </Link>
+          <Link to="/receive" className={secondaryButtonClass}>
+            Receive Money
+          </Link>
+          <Link to="/qr-scan" className={secondaryButtonClass}>
+            Scan QR Code
+          </Link>
+          <Link to="/history" className={secondaryButtonClass}>
+            Transaction History
+          </Link>
+        </div>
+      </section>
+      <section aria-labelledby="recent-heading">
+        <h2 id="recent-heading" className="text-xl font-semibold text-slate-900">
+          Recent History
+        </h2>
+        <div className="mt-3">
+          {recent.length === 0 ? (
+            <p className="text-slate-600">No history yet.</p>
+          ) : (
+            <HistoryList entries={recent} viewer={user} />
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function HistoryTab({ user }: { user: DashboardUser }) {
+  return (
+    <section aria-labelledby="all-history-heading">
+      <h2 id="all-history-heading" className="text-xl font-semibold text-slate-900">
+        History
+      </h2>
+      <div className="mt-3">
+        {user.user_history.length === 0 ? (
+          <p className="text-slate-600">No history yet.</p>
+        ) : (
+          <HistoryList entries={user.user_history} viewer={user} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ConsentTab({ user }: { user: DashboardUser }) {
+  const hash = hasPalmHash(user.palm_hash) ? user.palm_hash : null;
+  const active = hash !== null;
+  return (
+    <section aria-labelledby="consent-heading" className={cardClass}>
+      <h2 id="consent-heading" className="text-xl font-semibold text-slate-900">
+        Palm consent
+      </h2>
+      <p className={`mt-3 text-lg font-semibold ${active ? 'text-emerald-800' : 'text-slate-900'}`}>
+        {active ? 'Active & Verified' : 'Palm not registered'}
+      </p>
+      <div className="mt-4">
+        <p className="text-sm text-slate-600">Hash preview</p>
+        <p className="font-mono text-slate-900">
+          {hash === null ? 'No biometric data found' : `${hash.slice(0, 16)}…`}
+        </p>
+      </div>
+      <p className="mt-4 text-sm text-slate-700">
+        Only an irreversible hash of your palm is kept. The original biometric data is never stored.
+      </p>
+    </section>
+  );
+}
+
+function RewardsTab() {
+  return (
+    <section aria-labelledby="rewards-heading" className={cardClass}>
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="rewards-heading" className="text-xl font-semibold text-slate-900">
+          Rewards
+        </h2>
+        <Badge>Preview</Badge>
+      </div>
+      <p className="mt-2 text-sm text-slate-700">
+        A preview of the points and stars programmes: these figures are examples, not your account.
+      </p>
+      <dl className="mt-4 grid gap-4 sm:grid-cols-3">
+        <div>
+          <dt className="text-sm text-slate-600">Points balance</dt>
+          <dd className="text-2xl font-bold text-slate-900">100</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-600">Tier</dt>
+          <dd className="text-2xl font-bold text-slate-900">Silver</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-600">Referrals</dt>
+          <dd className="text-2xl font-bold text-slate-900">0 joined / 0 pending</dd>
+        </div>
+      </dl>
+    </section>
   );
 }
 

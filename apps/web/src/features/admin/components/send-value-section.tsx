@@ -1,0 +1,117 @@
+import { messages } from '@hasta/contracts/messages';
+import { parseRupees } from '@hasta/ledger/money';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { toast } from 'react-hot-toast';
+
+import { FormAlert, TextField } from '../../../components/form-field';
+import {
+  cardClass,
+  disabledClass,
+  inputClass,
+  labelClass,
+  primaryButtonClass,
+} from '../../../components/ui-classes';
+import { errorMessage } from '../../../lib/api-client';
+import { adminUsersQueryKey, fetchAdminUsers } from '../api/users';
+import { assignBalance } from '../api/wallet-admin';
+
+/** Send Value (spec §2.17, §5.4, §8): pick a user, enter an amount. */
+export function SendValueSection() {
+  const headingId = useId();
+  const selectId = useId();
+  const alertId = useId();
+  const queryClient = useQueryClient();
+  const users = useQuery({
+    queryKey: adminUsersQueryKey,
+    queryFn: ({ signal }) => fetchAdminUsers(signal),
+    refetchOnMount: 'always',
+  });
+  const [userId, setUserId] = useState('');
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const send = useMutation({
+    mutationFn: (input: { userId: string; amount: string }) => assignBalance(input.userId, input.amount),
+    onSuccess: (answer) => {
+      toast.success(answer.message || messages.valueSent);
+      setUserId('');
+      setAmount('');
+      void queryClient.invalidateQueries({ queryKey: adminUsersQueryKey });
+    },
+    onError: (cause) => {
+      const text = errorMessage(cause, messages.failedToSendValue);
+      setError(text);
+      toast.error(text);
+    },
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    setError(null);
+    if (userId === '') {
+      setError(messages.chooseUser);
+      return;
+    }
+    const trimmed = amount.trim();
+    if (trimmed === '') {
+      setError(messages.amountRequired);
+      return;
+    }
+    const paise = parseRupees(trimmed);
+    if (paise === null || paise <= 0n) {
+      setError(/^\d*\.\d{3,}$/.test(trimmed) ? messages.amountTooPrecise : messages.amountPositive);
+      return;
+    }
+    send.mutate({ userId, amount: trimmed });
+  };
+
+  return (
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId} className="text-2xl font-semibold text-slate-900">
+        Send Value
+      </h2>
+      <form noValidate className={`${cardClass} mt-4 max-w-lg space-y-4`} onSubmit={submit}>
+        <div>
+          <label htmlFor={selectId} className={labelClass}>
+            User
+          </label>
+          <select
+            id={selectId}
+            className={inputClass}
+            value={userId}
+            required
+            onChange={(event) => setUserId(event.target.value)}
+          >
+            <option value="">{users.isPending ? 'Loading users...' : 'Choose a user'}</option>
+            {(users.data ?? []).map((user) => (
+              <option key={user.id} value={user.id}>
+                {user.username} ({user.email ?? user.phone ?? user.id})
+              </option>
+            ))}
+          </select>
+          {users.isError ? (
+            <p className="mt-1 text-sm text-red-800">
+              {errorMessage(users.error, messages.failedToLoadUsers)}
+            </p>
+          ) : null}
+        </div>
+        <TextField
+          label="Amount (INR)"
+          type="number"
+          inputMode="decimal"
+          min="0.01"
+          step="0.01"
+          required
+          value={amount}
+          onChange={(event) => setAmount(event.target.value)}
+        />
+        <FormAlert id={alertId} message={error} />
+        <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={send.isPending}>
+          {send.isPending ? 'Sending...' : 'Send Value'}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+import { otpSendResponseSchema, otpVerifyResponseSchema } from '@hasta/contracts/auth';
+import {
+  dashboardResponseSchema,
+  transactionHistoryResponseSchema,
+  transferResponseSchema,
+} from '@hasta/contracts/wallet';
+import type { DashboardResponse, TransactionRecord } from '@hasta/contracts/wallet';
+import type { z } from 'zod';
+
+import { apiRequest } from '../../../lib/api-client';
+
+export type DashboardUser = DashboardResponse['user'];
+
+export const dashboardQueryKey = (userId: string) => ['wallet', 'dashboard', userId] as const;
+export const historyQueryKey = (userId: string) => ['wallet', 'history', userId] as const;
+
+/** GET /api/dashboard?userId= (spec §2.11). */
+export async function fetchDashboard(userId: string, signal?: AbortSignal): Promise<DashboardUser> {
+  const answer = await apiRequest(`/api/dashboard?${new URLSearchParams({ userId })}`, {
+    schema: dashboardResponseSchema,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  return answer.user;
+}
+
+/** GET /api/transaction/history?userId= (spec §2.14). */
+export async function fetchTransactionHistory(
+  userId: string,
+  signal?: AbortSignal,
+): Promise<TransactionRecord[]> {
+  const answer = await apiRequest(`/api/transaction/history?${new URLSearchParams({ userId })}`, {
+    schema: transactionHistoryResponseSchema,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  return answer.transactions;
+}
+
+export type OtpChannel = { kind: 'sms'; phone: string } | { kind: 'email'; email: string };
+
+/** Spec §4: SMS if the user has a phone, else email, else none. */
+export function chooseOtpChannel(user: { phone: string | null; email: string | null }): OtpChannel | null {
+  if (user.phone !== null && user.phone.trim() !== '') return { kind: 'sms', phone: user.phone };
+  if (user.email !== null && user.email.trim() !== '') return { kind: 'email', email: user.email };
+  return null;
+}
+
+/** Step 1 of a transfer: a transfer code to the caller's own phone or email. */
+export function sendTransferOtp(channel: OtpChannel): Promise<z.infer<typeof otpSendResponseSchema>> {
+  return channel.kind === 'sms'
+    ? apiRequest('/api/send-sms-otp', {
+        method: 'POST',
+        body: { phone: channel.phone, purpose: 'transfer' },
+        schema: otpSendResponseSchema,
+      })
+    : apiRequest('/api/email-otp/send', {
+        method: 'POST',
+        body: { email: channel.email, purpose: 'transfer' },
+        schema: otpSendResponseSchema,
+      });
+}
+
+/** Step 2: the code; one verification pays for one transfer within 5 minutes. */
+export function verifyTransferOtp(channel: OtpChannel, otp: string): Promise<unknown> {
+  return channel.kind === 'sms'
+    ? apiRequest('/api/verify-sms-otp', {
+        method: 'POST',
+        body: { phone: channel.phone, otp, purpose: 'transfer' },
+        schema: otpVerifyResponseSchema,
+      })
+    : apiRequest('/api/email-otp/verify', {
+        method: 'POST',
+        body: { email: channel.email, otp, purpose: 'transfer' },
+        schema: otpVerifyResponseSchema,
+      });
+}
+
+export interface PendingTransfer {
+  receiverEmail: string;
+  receiverPhone: string;
+  /** Rupees as typed and checked (at most 2 decimals): the JSON number the endpoint takes. */
+  amountText: string;
+  /** Made once per attempt, so a retried request cannot pay twice. */
+  idempotencyKey: string;
+}
+
+/** Step 3: POST /api/transfer with the attempt's Idempotency-Key. */
+export function postTransfer(userId: string, pending: PendingTransfer) {
+  return apiRequest('/api/transfer', {
+    method: 'POST',
+    headers: { 'Idempotency-Key': pending.idempotencyKey },
+    body: {
+      userId,
+      receiverEmail: pending.receiverEmail,
+      receiverPhone: pending.receiverPhone,
+      amount: Number(pending.amountText),
+      transferMethod: 'phone_email',
+    },
+    schema: transferResponseSchema,
+  });
+}

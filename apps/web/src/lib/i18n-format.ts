@@ -1,0 +1,43 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { localeOf } from './i18n-resources';
+import type { AppLocale } from './i18n-resources';
+
+/** Numbers, rupees, percentages and dates for the page's language, with `Intl` in en-IN or hi-IN. */
+export interface Formatters {
+  locale: AppLocale;
+  number: (value: number) => string;
+  /** Whole rupees (marketing figures, never wallet money, which is paise and formatted from a decimal). */
+  rupees: (value: number) => string;
+  /** A fraction (0.999) as a percentage, with up to one decimal. */
+  percent: (fraction: number) => string;
+  date: (value: Date) => string;
+  dateTime: (value: Date) => string;
+}
+
+export function createFormatters(locale: AppLocale): Formatters {
+  const number = new Intl.NumberFormat(locale);
+  const rupees = new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: 'INR',
+    maximumFractionDigits: 0,
+  });
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  return {
+    locale,
+    number: (value) => number.format(value),
+    rupees: (value) => rupees.format(value),
+    percent: (fraction) => percent.format(fraction),
+    date: (value) => date.format(value),
+    dateTime: (value) => dateTime.format(value),
+  };
+}
+
+export function useFormatters(): Formatters {
+  const { i18n } = useTranslation();
+  const locale = localeOf(i18n.language);
+  return useMemo(() => createFormatters(locale), [locale]);
+}

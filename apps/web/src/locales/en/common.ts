@@ -1,0 +1,63 @@
+import { comingSoonTitle, messages } from '@hasta/contracts/messages';
+
+/** The app's shared chrome: navigation bar, footer, dialogs (English). */
+export const common = {
+  language: {
+    label: 'Language',
+  },
+  nav: {
+    site: 'Site',
+    app: 'App',
+    mobile: 'Mobile',
+    menu: 'Menu',
+    explore: 'Explore',
+    appHeading: 'App',
+    home: 'Home',
+    technology: 'Technology',
+    features: 'Features',
+    demo: 'Demo',
+    contact: 'About / Contact',
+    login: 'Login',
+    userDashboard: 'User Dashboard',
+    admin: 'Admin',
+    palmRegister: 'Palm Register',
+    pay: 'Pay',
+    receive: 'Receive',
+    launchApp: 'Launch App',
+    adminPage: 'Admin Page',
+    userPage: 'User Page',
+    logout: 'Logout',
+  },
+  footer: {
+    tagline:
+      'Palm-scan payments for India: an INR wallet you open with your hand, and consent you can verify.',
+    product: 'Product',
+    company: 'Company',
+    rewards: 'Rewards',
+    technology: 'Technology',
+    features: 'Features',
+    demo: 'Demo',
+    waitlist: 'Join the Waitlist',
+    contact: 'About / Contact',
+    privacy: 'Privacy',
+    terms: 'Terms',
+    starsProgramme: 'Stars Programme',
+    pointsProgramme: 'Points Programme',
+    copyright: '© {{year}} {{product}}',
+  },
+  comingSoon: {
+    // The spec's texts (§2.2), verbatim in English (widened to string: other languages say it their way).
+    title: comingSoonTitle('{{feature}}'),
+    body: messages.comingSoonBody as string,
+    badge: 'Coming Soon',
+  },
+  dialog: {
+    close: 'Close',
+  },
+  hero: {
+    palmRegister: 'Palm Register',
+    pay: 'Pay',
+    receive: 'Receive',
+    loginRequired: messages.unauthorized as string,
+  },
+};

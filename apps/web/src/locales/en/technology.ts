@@ -1,0 +1,191 @@
+/** The technology page (spec §2.4). */
+export const technology = {
+  title: 'The Technology Behind Hasta',
+  lead: 'A palm is scanned, turned into a protected template and checked in under two seconds. The original biometric image is never stored.',
+  goals: {
+    title: 'Our goals',
+    simple: {
+      title: 'Nothing to carry',
+      body: 'Pay with your hand alone: no card, no phone, no PIN.',
+    },
+    private: {
+      title: 'Private by design',
+      body: 'Raw palm images are never stored; only protected templates that cannot be reversed.',
+    },
+    verifiable: {
+      title: 'Consent you can verify',
+      body: 'Every use of your palm leaves a record that cannot be changed afterwards.',
+    },
+    inclusive: {
+      title: 'For everyone in India',
+      body: 'Works for people without a smartphone, a bank card or a good memory for passwords.',
+    },
+  },
+  flow: {
+    title: 'Technology flow',
+    step: 'Step {{number}}',
+    scan: {
+      title: 'Palm scan',
+      body: 'An infrared sensor captures the vein pattern of the palm, and liveness checks make sure it is a real hand.',
+    },
+    hash: {
+      title: 'Hash engine',
+      body: 'More than 500 geometric data points become an irreversible, keyed template. The image is discarded.',
+    },
+    consent: {
+      title: 'Consent contract',
+      body: 'Your consent to this payment is written to the append-only consent log.',
+    },
+    mint: {
+      title: 'Blockchain mint',
+      body: 'The log is anchored on a public blockchain (Polygon by default, Celo supported), so records can be verified.',
+    },
+    wallet: {
+      title: 'Wallet execution',
+      body: 'The amount moves between INR wallets on a double-entry ledger.',
+    },
+  },
+  security: {
+    title: 'Security framework',
+    templates: {
+      title: 'Irreversible, keyed templates',
+      body: 'Palm features are turned into protected templates bound to a secret key. They cannot be turned back into an image, and a template can be revoked and re-issued.',
+    },
+    liveness: {
+      title: 'Liveness and anti-spoofing',
+      body: 'Infrared vein imaging and liveness checks reject photos, prints and fake hands.',
+    },
+    log: {
+      title: 'Append-only consent log',
+      body: 'Consents and payments can be added but never edited or removed, and regular checkpoints are anchored on chain.',
+    },
+    ledger: {
+      title: 'Double-entry ledger',
+      body: 'Every rupee is booked twice, as a debit and a credit, and an auditor checks that the books balance.',
+    },
+    access: {
+      title: 'Verified access',
+      body: 'Logins and transfers are confirmed with one-time codes, and connections are encrypted.',
+    },
+  },
+  stack: {
+    title: 'Technology stack',
+    scanner: {
+      title: 'Infrared palm scanner',
+      body: 'Near-infrared vein imaging, in kiosks and in scanners that pair with POS terminals.',
+    },
+    engine: {
+      title: 'Template engine',
+      body: 'Feature extraction and keyed template protection; matching in under two seconds.',
+    },
+    chain: {
+      title: 'Verifiable log',
+      body: 'An append-only log anchored on Polygon by default; Celo is supported as an alternative.',
+    },
+    ledger: {
+      title: 'Ledger and API',
+      body: 'A double-entry ledger on PostgreSQL behind a documented JSON API.',
+    },
+    apps: {
+      title: 'Web and POS apps',
+      body: 'The Hasta web app, the merchant dashboard and an Android POS app.',
+    },
+  },
+  patent: {
+    title: 'Patent status',
+    badge: 'Patent pending',
+    body: '{{claims}} claims have been filed covering the palm template method, the consent registry and the payment flow.',
+  },
+  network: {
+    title: 'Kiosk and POS network',
+    body: 'Kiosks are where people register their palm; POS partners are where they pay with it.',
+    kiosksTitle: 'Palm kiosks',
+    kiosksBody:
+      'Registration kiosks in schools, offices, stores and NGOs. A new user gets {{points}} bonus points for registering at one.',
+    posTitle: 'POS partners',
+    posBody:
+      'An Android POS device, or a palm scanner that pairs with your existing terminal over Bluetooth 5.0.',
+    viewPos: 'View POS Specs',
+    host: 'Host a Kiosk',
+    locate: 'Locate kiosk',
+  },
+  faq: {
+    title: 'Frequently asked questions',
+    storage: {
+      question: 'Does Hasta store an image of my palm?',
+      answer:
+        'No. The scan is turned into an irreversible, keyed template on the spot, a protected set of numbers that cannot be turned back into a picture, and the raw image is discarded. It is never stored or sent to our servers as an image.',
+    },
+    security: {
+      question: 'How secure is paying with my palm?',
+      answer:
+        'Every payment needs a live match against your protected template. Templates are bound to a secret key, so a copied template is useless elsewhere and can be revoked and re-issued. Money moves on a double-entry ledger, and each consent is written to a log that cannot be quietly changed.',
+    },
+    faceUnlock: {
+      question: 'How is this different from face unlock?',
+      answer:
+        'A face can be photographed from across the street. Hasta reads the vein pattern under the skin of your palm with infrared light, which is far harder to capture without you knowing. And nothing is paid because you walked past a camera: you hold your palm over the scanner on purpose.',
+    },
+    merchantMisuse: {
+      question: 'Can a merchant misuse my palm data?',
+      answer:
+        'Merchants never receive your palm data or your template. Their terminal sends the scan to be matched and gets back only a yes or no for that one payment. Every charge is tied to a consent record, so you can see which merchant charged what, and when.',
+    },
+    consent: {
+      question: 'How is my consent recorded?',
+      answer:
+        'When you register your palm and every time you pay, a consent record is added to an append-only log: entries can be added but never edited or deleted. Checkpoints of the log are anchored on a public blockchain, so anyone can check that no record was altered later.',
+    },
+    injury: {
+      question: 'What if my hand is injured?',
+      answer:
+        'You can register both hands, so you can pay with the other one. If neither can be scanned for a while, log in with an OTP or your password and use the app as usual; you can re-register your palm once it has healed.',
+    },
+    spoofing: {
+      question: 'Can someone fool the scanner with a photo or a fake hand?',
+      answer:
+        'The scanner reads veins under the skin with infrared light, which a photo or a printed copy does not show, and liveness checks look for a real, living hand. A leaked template cannot be turned into a fake palm, because it is irreversible and keyed.',
+    },
+    upi: {
+      question: 'Does Hasta work with UPI?',
+      answer:
+        'Not yet: UPI integration is coming soon. Today you pay from your Hasta INR wallet; once UPI is connected you will be able to pay to and from any UPI address.',
+    },
+    privacy: {
+      question: 'What data does Hasta keep about me?',
+      answer:
+        'Only what running your wallet needs: your name, your email or phone, your balance and transactions, your protected palm templates and your consent records. Raw biometric images are never stored, and we do not sell your data.',
+    },
+    speed: {
+      question: 'How fast is a palm payment?',
+      answer:
+        'Verification is designed to take under two seconds, about as long as tapping a card. The whole payment, from scan to receipt, usually takes a few seconds.',
+    },
+    offline: {
+      question: 'Can I pay without an internet connection?',
+      answer:
+        'Not yet: offline buffer mode is coming soon. It will queue payments safely on the terminal when the network drops and settle them once it is back. Today a palm payment needs a connection.',
+    },
+    blockchain: {
+      question: 'Which blockchain does Hasta use?',
+      answer:
+        'Consent and payment records go into a verifiable append-only log whose checkpoints are anchored on Polygon by default; Celo is also supported. Only fingerprints (hashes) go on chain, never your palm data, your name or your balance.',
+    },
+    pos: {
+      question: 'Can I use Hasta with my existing POS terminal?',
+      answer:
+        'Yes. The Hasta palm scanner pairs with existing POS terminals over Bluetooth 5.0, and partners can also use our Android POS device. See the POS specifications above.',
+    },
+    international: {
+      question: 'Can I use Hasta outside India?',
+      answer:
+        'Not at the moment. Hasta is built for India: wallets hold Indian rupees and accounts use an Indian phone number or an email address. International use may come later.',
+    },
+    breach: {
+      question: 'How do you prevent and handle a data breach?',
+      answer:
+        'We keep as little as possible: no palm images at all, and templates that are irreversible and keyed, so a stolen template cannot recreate your palm or be used at another service; we can revoke it and re-enrol you. Connections are encrypted, staff access is restricted and logged, and the append-only log makes any tampering with records visible.',
+    },
+  },
+  demoLink: 'See how a payment works',
+};

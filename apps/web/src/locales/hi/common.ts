@@ -1,0 +1,61 @@
+import type { common as english } from '../en/common';
+
+/** The app's shared chrome (Hindi). */
+export const common: typeof english = {
+  language: {
+    label: 'भाषा (Language)',
+  },
+  nav: {
+    site: 'साइट',
+    app: 'ऐप',
+    mobile: 'मोबाइल मेनू',
+    menu: 'मेनू',
+    explore: 'जानें',
+    appHeading: 'ऐप',
+    home: 'होम',
+    technology: 'तकनीक',
+    features: 'विशेषताएँ',
+    demo: 'डेमो',
+    contact: 'हमारे बारे में / संपर्क',
+    login: 'लॉग इन',
+    userDashboard: 'यूज़र डैशबोर्ड',
+    admin: 'एडमिन',
+    palmRegister: 'हथेली रजिस्टर करें',
+    pay: 'भुगतान करें',
+    receive: 'पैसे पाएँ',
+    launchApp: 'ऐप खोलें',
+    adminPage: 'एडमिन पेज',
+    userPage: 'यूज़र पेज',
+    logout: 'लॉग आउट',
+  },
+  footer: {
+    tagline: 'भारत के लिए हथेली से भुगतान: हाथ से खुलने वाला रुपये का वॉलेट, और ऐसी सहमति जिसे आप जाँच सकें।',
+    product: 'प्रोडक्ट',
+    company: 'कंपनी',
+    rewards: 'रिवॉर्ड्स',
+    technology: 'तकनीक',
+    features: 'विशेषताएँ',
+    demo: 'डेमो',
+    waitlist: 'वेटलिस्ट से जुड़ें',
+    contact: 'हमारे बारे में / संपर्क',
+    privacy: 'गोपनीयता',
+    terms: 'शर्तें',
+    starsProgramme: 'स्टार्स प्रोग्राम',
+    pointsProgramme: 'पॉइंट्स प्रोग्राम',
+    copyright: '© {{year}} {{product}}',
+  },
+  comingSoon: {
+    title: '{{feature}} जल्द आ रहा है!',
+    body: 'यह सुविधा आने वाले किसी अपडेट में उपलब्ध होगी।',
+    badge: 'जल्द आ रहा है',
+  },
+  dialog: {
+    close: 'बंद करें',
+  },
+  hero: {
+    palmRegister: 'हथेली रजिस्टर करें',
+    pay: 'भुगतान करें',
+    receive: 'पैसे पाएँ',
+    loginRequired: 'आगे बढ़ने के लिए कृपया लॉग इन करें।',
+  },
+};
