@@ -1,6 +1,5 @@
 import { messages } from '@hasta/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/lib/password';
 import {
   bearer,
   lastCode,
@@ -10,6 +9,7 @@ import {
   sessionCookie,
   uniqueEmail,
   uniquePhone,
+  signInAsAdmin,
 } from './support/auth-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
@@ -402,18 +402,7 @@ describe(`accounts and sessions on ${testDatabaseKind}`, () => {
   describe('admin', () => {
     let adminToken: string;
     beforeAll(async () => {
-      await test.database.db
-        .insertInto('users')
-        .values({
-          email: 'root@test.hasta.in',
-          username: 'Root',
-          role: 'admin',
-          password_hash: await hashPassword('admin password 1'),
-        })
-        .execute();
-      adminToken = (
-        await post('/api/auth/login', { email: 'root@test.hasta.in', password: 'admin password 1' })
-      ).json().token;
+      adminToken = await signInAsAdmin(test.app, test.database);
     });
 
     it.each([

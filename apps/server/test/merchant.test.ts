@@ -1,8 +1,7 @@
 import { messages } from '@hasta/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
-import { hashPassword } from '../src/lib/password';
-import { bearer, lastMessage, registerUser, uniqueEmail } from './support/auth-helpers';
+import { bearer, lastMessage, registerUser, uniqueEmail, signInAsAdmin } from './support/auth-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 describe(`merchants on ${testDatabaseKind}`, () => {
@@ -13,21 +12,7 @@ describe(`merchants on ${testDatabaseKind}`, () => {
 
   beforeAll(async () => {
     test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
-    await test.database.db
-      .insertInto('users')
-      .values({
-        email: 'root@merchant.test',
-        username: 'Root',
-        role: 'admin',
-        password_hash: await hashPassword('admin password 1'),
-      })
-      .execute();
-    adminToken = (
-      await call('POST', '/api/auth/login', undefined, {
-        email: 'root@merchant.test',
-        password: 'admin password 1',
-      })
-    ).json().token;
+    adminToken = await signInAsAdmin(test.app, test.database);
   });
   afterAll(async () => {
     expect(await auditLedger(test.database.db)).toEqual([]);

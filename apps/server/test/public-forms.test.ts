@@ -1,8 +1,7 @@
 import { messages } from '@hasta/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedKiosks } from '../src/bootstrap/demo-data';
-import { hashPassword } from '../src/lib/password';
-import { bearer, registerUser, uniqueEmail } from './support/auth-helpers';
+import { bearer, registerUser, uniqueEmail, signInAsAdmin } from './support/auth-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 describe(`public forms and kiosks on ${testDatabaseKind}`, () => {
@@ -16,18 +15,7 @@ describe(`public forms and kiosks on ${testDatabaseKind}`, () => {
   beforeAll(async () => {
     test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
     await seedKiosks(test.database.db);
-    await test.database.db
-      .insertInto('users')
-      .values({
-        email: 'root@forms.test',
-        username: 'Root',
-        role: 'admin',
-        password_hash: await hashPassword('admin password 1'),
-      })
-      .execute();
-    adminToken = (
-      await post('/api/auth/login', { email: 'root@forms.test', password: 'admin password 1' })
-    ).json().token;
+    adminToken = await signInAsAdmin(test.app, test.database);
     userToken = (await registerUser(test.app, test.database)).token;
   });
   afterAll(async () => {

@@ -1,8 +1,14 @@
 import { messages } from '@hasta/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../src/ledger/ledger';
-import { hashPassword } from '../src/lib/password';
-import { bearer, lastCode, passCooldown, registerUser, uniquePhone } from './support/auth-helpers';
+import {
+  bearer,
+  lastCode,
+  passCooldown,
+  registerUser,
+  uniquePhone,
+  signInAsAdmin,
+} from './support/auth-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 describe(`the wallet API on ${testDatabaseKind}`, () => {
@@ -24,21 +30,7 @@ describe(`the wallet API on ${testDatabaseKind}`, () => {
 
   beforeAll(async () => {
     test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
-    await test.database.db
-      .insertInto('users')
-      .values({
-        email: 'root@wallet.test',
-        username: 'Root',
-        role: 'admin',
-        password_hash: await hashPassword('admin password 1'),
-      })
-      .execute();
-    adminToken = (
-      await call('POST', '/api/auth/login', undefined, {
-        email: 'root@wallet.test',
-        password: 'admin password 1',
-      })
-    ).json().token;
+    adminToken = await signInAsAdmin(test.app, test.database);
   });
   afterAll(async () => {
     expect(await auditLedger(test.database.db)).toEqual([]);

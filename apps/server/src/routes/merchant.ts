@@ -285,18 +285,22 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
     ifsc: row.ifsc,
   });
 
+  async function listBankAccounts(merchantId: string) {
+    const rows = await db
+      .selectFrom('merchant_bank_accounts')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toBankAccount);
+  }
+
   app.get(
     '/merchant/bank-accounts',
     { schema: { tags, summary: 'The store’s bank accounts', response: { 200: bankAccountListSchema } } },
     async (request) => {
       const merchant = await requireMerchant(request);
-      const rows = await db
-        .selectFrom('merchant_bank_accounts')
-        .selectAll()
-        .where('merchant_id', '=', merchant.id)
-        .orderBy('created_at')
-        .execute();
-      return { bank_accounts: rows.map(toBankAccount) };
+      return { bank_accounts: await listBankAccounts(merchant.id) };
     },
   );
 
@@ -316,13 +320,7 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         .insertInto('merchant_bank_accounts')
         .values({ merchant_id: merchant.id, ...request.body })
         .execute();
-      const rows = await db
-        .selectFrom('merchant_bank_accounts')
-        .selectAll()
-        .where('merchant_id', '=', merchant.id)
-        .orderBy('created_at')
-        .execute();
-      return { bank_accounts: rows.map(toBankAccount) };
+      return { bank_accounts: await listBankAccounts(merchant.id) };
     },
   );
 

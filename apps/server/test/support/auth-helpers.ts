@@ -1,3 +1,4 @@
+import { hashPassword } from '../../src/lib/password';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Database } from '../../src/db/database';
 
@@ -92,4 +93,17 @@ export async function passCooldown(database: Database, identifier: string): Prom
     .where('identifier', '=', identifier)
     .where('kind', '=', 'send')
     .execute();
+}
+
+/** An admin account made directly in the database, signed in through the API; returns its bearer token. */
+export async function signInAsAdmin(app: FastifyInstance, database: Database): Promise<string> {
+  const email = uniqueEmail('admin');
+  const password = 'admin password 1';
+  await database.db
+    .insertInto('users')
+    .values({ email, username: 'Admin', role: 'admin', password_hash: await hashPassword(password) })
+    .execute();
+  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (login.statusCode !== 200) throw new Error(`admin login: ${login.body}`);
+  return login.json().token as string;
 }
