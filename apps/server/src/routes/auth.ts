@@ -43,6 +43,7 @@ import {
 } from '../auth/sessions';
 import { channelOf, findUserByIdentifier, identifierOf, isUniqueViolation } from '../auth/users';
 import { AppError } from '../lib/app-error';
+import { publicOrigin } from '../lib/public-origin';
 import {
   decoyPasswordHash,
   generatePassword,
@@ -73,9 +74,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       timeWindow: RATE_WINDOW_MS,
     },
   };
-
-  const origin = (request: FastifyRequest) =>
-    app.env.PUBLIC_URL?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
 
   async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow) {
     // Rotate: whatever session this browser had ends, and a fresh one begins.
@@ -127,7 +125,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         noticeMessage({
           identifier,
           kind: user ? 'already-registered' : 'no-account',
-          origin: origin(request),
+          origin: publicOrigin(request),
         }),
       );
     } else {
@@ -140,7 +138,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         withLink,
       });
       const registrationLink = linkToken
-        ? `${origin(request)}/register?${new URLSearchParams({ token: linkToken, email: identifier, type: 'registration' })}`
+        ? `${publicOrigin(request)}/register?${new URLSearchParams({ token: linkToken, email: identifier, type: 'registration' })}`
         : undefined;
       await app.messenger.send(codeMessage({ identifier, purpose, code, registrationLink }));
     }

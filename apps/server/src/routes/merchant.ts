@@ -24,6 +24,7 @@ import type { MerchantsTable } from '../db/schema';
 import { Ledger, SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf } from '../ledger/queries';
 import { AppError } from '../lib/app-error';
+import { publicOrigin } from '../lib/public-origin';
 import { generatePassword, hashPassword } from '../lib/password';
 import { requireAdmin, requireUser } from '../plugins/auth';
 
@@ -62,9 +63,6 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!merchant) throw AppError.of('FORBIDDEN', 'merchantOnly');
     return { ...merchant, accountId: await ledger.ensureMerchantAccount(merchant.id) };
   }
-
-  const origin = (request: FastifyRequest) =>
-    app.env.PUBLIC_URL?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
 
   app.post(
     '/merchants',
@@ -141,8 +139,8 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         to: vendor.email,
         subject: 'Your Hasta merchant account is ready',
         body: createdUser
-          ? `Welcome to Hasta, ${vendor.business_name}. Log in at ${origin(request)}/login with ${vendor.email} and the temporary password ${temporary}. You will be asked to choose your own password first.`
-          : `Welcome to Hasta, ${vendor.business_name}. Your account ${vendor.email} is now a merchant account: log in at ${origin(request)}/login and open the merchant dashboard.`,
+          ? `Welcome to Hasta, ${vendor.business_name}. Log in at ${publicOrigin(request)}/login with ${vendor.email} and the temporary password ${temporary}. You will be asked to choose your own password first.`
+          : `Welcome to Hasta, ${vendor.business_name}. Your account ${vendor.email} is now a merchant account: log in at ${publicOrigin(request)}/login and open the merchant dashboard.`,
       });
       return { success: true as const, message: messages.merchantApproved, merchant: toMerchant(merchant) };
     },

@@ -160,22 +160,4 @@ export function HoneypotField(input: Omit<ComponentProps<'input'>, 'type' | 'id'
   );
 }
 
-/** The one message a form shows; the live region stays mounted so each new message is announced. */
-export function FormAlert({ id, message }: { id: string; message: string | null }) {
-  return (
-    <div id={id} role="alert" className={message === null ? undefined : 'rounded-lg bg-red-50 px-3 py-2'}>
-      {message === null ? null : <p className="text-sm font-medium text-red-800">{message}</p>}
-    </div>
-  );
-}
-
-/** A success note, announced politely. */
-export function FormStatus({ message }: { message: string | null }) {
-  return (
-    <div role="status" className={message === null ? undefined : 'rounded-lg bg-emerald-50 px-3 py-2'}>
-      {message === null ? null : <p className="text-sm font-medium text-emerald-900">{message}</p>}
-    </div>
-  );
-}
-
 export const submitButtonClassExtra = 'disabled:cursor-not-allowed disabled:opacity-60';

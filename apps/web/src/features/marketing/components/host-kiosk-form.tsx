@@ -8,15 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { primaryButtonClass } from '../../../components/ui-classes';
 import { failureMessage, useApplyToHostKiosk } from '../api/public-forms';
 import { issueResolver, shownFormError } from '../utils/form-issue';
-import {
-  Checkbox,
-  FormAlert,
-  FormStatus,
-  HoneypotField,
-  SelectInput,
-  TextInput,
-  submitButtonClassExtra,
-} from './form-controls';
+import { FormAlert, FormStatus } from '../../../components/form-field';
+import { Checkbox, HoneypotField, SelectInput, TextInput, submitButtonClassExtra } from './form-controls';
 
 interface HostValues {
   name: string;

@@ -8,15 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { primaryButtonClass } from '../../../components/ui-classes';
 import { failureMessage, useSendInquiry } from '../api/public-forms';
 import { issueResolver, shownFormError } from '../utils/form-issue';
-import {
-  FormAlert,
-  FormStatus,
-  HoneypotField,
-  SelectInput,
-  TextArea,
-  TextInput,
-  submitButtonClassExtra,
-} from './form-controls';
+import { FormAlert, FormStatus } from '../../../components/form-field';
+import { HoneypotField, SelectInput, TextArea, TextInput, submitButtonClassExtra } from './form-controls';
 
 interface InquiryValues {
   name: string;

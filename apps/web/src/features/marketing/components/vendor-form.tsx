@@ -8,15 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { primaryButtonClass } from '../../../components/ui-classes';
 import { failureMessage, useRegisterVendor } from '../api/public-forms';
 import { issueResolver, shownFormError } from '../utils/form-issue';
-import {
-  Checkbox,
-  FormAlert,
-  FormStatus,
-  HoneypotField,
-  TextArea,
-  TextInput,
-  submitButtonClassExtra,
-} from './form-controls';
+import { FormAlert, FormStatus } from '../../../components/form-field';
+import { Checkbox, HoneypotField, TextArea, TextInput, submitButtonClassExtra } from './form-controls';
 
 type VendorInterest = (typeof VENDOR_INTERESTS)[number];
 

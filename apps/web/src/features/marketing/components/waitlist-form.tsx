@@ -10,14 +10,8 @@ import { primaryButtonClass } from '../../../components/ui-classes';
 import { failureMessage, useJoinWaitlist } from '../api/public-forms';
 import type { ApplicantRequest } from '../api/public-forms';
 import { issueResolver, shownFormError } from '../utils/form-issue';
-import {
-  FormAlert,
-  FormStatus,
-  HoneypotField,
-  TextArea,
-  TextInput,
-  submitButtonClassExtra,
-} from './form-controls';
+import { FormAlert, FormStatus } from '../../../components/form-field';
+import { HoneypotField, TextArea, TextInput, submitButtonClassExtra } from './form-controls';
 
 type WaitlistValues = Required<ApplicantRequest>;
 
