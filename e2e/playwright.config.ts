@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PORT = 4310;
+// E2E_PORT and E2E_WEB_DIST_DIR let two runs share a machine (each with its own port and build).
+const PORT = Number(process.env['E2E_PORT'] ?? 4310);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 /**
@@ -60,6 +61,7 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       ADMIN_EMAIL: 'admin@e2e.hasta.test',
       ADMIN_PASSWORD: 'e2e-admin-password',
+      ...(process.env['E2E_WEB_DIST_DIR'] ? { WEB_DIST_DIR: process.env['E2E_WEB_DIST_DIR'] } : {}),
     },
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
