@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db/database';
 import type { Env } from './env';
+import { TransferBatcher } from './ledger/batcher';
+import { Ledger } from './ledger/ledger';
 import type { Messenger } from './messaging/messenger';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/error-handler';
@@ -21,6 +23,9 @@ declare module 'fastify' {
     env: Env;
     database: Database;
     messenger: Messenger;
+    /** The one ledger of this process (it caches account ids) and its group-commit path for transfers. */
+    ledger: Ledger;
+    transferBatcher: TransferBatcher;
   }
 }
 
@@ -62,6 +67,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('env', env);
   app.decorate('database', deps.database);
   app.decorate('messenger', deps.messenger);
+  const ledger = new Ledger(deps.database.db);
+  app.decorate('ledger', ledger);
+  app.decorate('transferBatcher', new TransferBatcher(deps.database.db, ledger));
 
   registerErrorHandling(app);
   await registerSecurity(app, env);

@@ -16,9 +16,10 @@ import type { LedgerAccountsTable, LedgerTransfersTable, Schema } from '../db/sc
 
 export const SYSTEM_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
 export const DEFAULT_PENDING_TIMEOUT_MS = 15 * 60_000;
-const MAX_ATTEMPTS = 5;
+export const MAX_ATTEMPTS = 5;
+const ACCOUNT_ID_CACHE_SIZE = 100_000;
 /** serialization_failure, deadlock_detected, unique_violation (two first uses of one id racing). */
-const RETRYABLE = new Set(['40001', '40P01', '23505']);
+export const RETRYABLE = new Set(['40001', '40P01', '23505']);
 
 export type TransferRecord = Selectable<LedgerTransfersTable>;
 
@@ -42,7 +43,7 @@ export interface TransferInput {
   onRecorded?: ((trx: Transaction<Schema>, transfer: TransferRecord) => Promise<void>) | undefined;
 }
 
-function toState(row: Selectable<LedgerAccountsTable>): AccountState {
+export function toState(row: Selectable<LedgerAccountsTable>): AccountState {
   return {
     id: row.id,
     kind: row.kind,
@@ -66,7 +67,25 @@ function hashRequest(fields: Parameters<typeof requestFingerprint>[0]): string {
   return createHash('sha256').update(requestFingerprint(fields)).digest('hex');
 }
 
-function errorCode(error: unknown): string | undefined {
+/** What a transfer's id is bound to: the same id with another body is refused (409). */
+export function transferRequestHash(
+  input: Pick<
+    TransferInput,
+    'debitAccountId' | 'creditAccountId' | 'amountPaise' | 'kind' | 'pending' | 'reversesId'
+  >,
+): string {
+  return hashRequest({
+    op: 'transfer',
+    debit: input.debitAccountId,
+    credit: input.creditAccountId,
+    amount: input.amountPaise,
+    kind: input.kind,
+    pending_ms: input.pending?.timeoutMs,
+    reverses: input.reversesId,
+  });
+}
+
+export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
 }
@@ -78,6 +97,8 @@ function errorCode(error: unknown): string | undefined {
  * serialization failures and deadlocks.
  */
 export class Ledger {
+  readonly #accountIds = new Map<string, string>();
+
   constructor(
     private readonly db: Kysely<Schema>,
     private readonly limits: LedgerLimits = DEFAULT_LIMITS,
@@ -91,19 +112,26 @@ export class Ledger {
     return this.#ensureAccount('merchant', merchantId);
   }
 
-  /** The owner's account, opened on first use. */
+  /** The owner's account, opened on first use. An owner's account id never changes, so it is cached. */
   async #ensureAccount(kind: 'user' | 'merchant', ownerId: string): Promise<string> {
+    const cacheKey = `${kind}:${ownerId}`;
+    const cached = this.#accountIds.get(cacheKey);
+    if (cached !== undefined) return cached;
     const owner = kind === 'user' ? 'user_id' : 'merchant_id';
-    await this.db
-      .insertInto('ledger_accounts')
-      .values({ kind, [owner]: ownerId })
-      .onConflict((conflict) => conflict.column(owner).doNothing())
-      .execute();
-    const row = await this.db
-      .selectFrom('ledger_accounts')
-      .select('id')
-      .where(owner, '=', ownerId)
-      .executeTakeFirstOrThrow();
+    const find = () =>
+      this.db.selectFrom('ledger_accounts').select('id').where(owner, '=', ownerId).executeTakeFirst();
+    let row = await find();
+    if (!row) {
+      await this.db
+        .insertInto('ledger_accounts')
+        .values({ kind, [owner]: ownerId })
+        .onConflict((conflict) => conflict.column(owner).doNothing())
+        .execute();
+      row = await find();
+    }
+    if (!row) throw new Error(`ledger account for ${cacheKey} could not be opened`);
+    if (this.#accountIds.size >= ACCOUNT_ID_CACHE_SIZE) this.#accountIds.clear();
+    this.#accountIds.set(cacheKey, row.id);
     return row.id;
   }
 
@@ -118,16 +146,7 @@ export class Ledger {
 
   /** A single-phase or pending transfer. Same id and body returns the stored result; a failed id stays failed. */
   transfer(input: TransferInput): Promise<TransferRecord> {
-    const requestHash = hashRequest({
-      op: 'transfer',
-      debit: input.debitAccountId,
-      credit: input.creditAccountId,
-      amount: input.amountPaise,
-      kind: input.kind,
-      pending_ms: input.pending?.timeoutMs,
-      reverses: input.reversesId,
-    });
-    return this.#run(input.id, requestHash, async (trx) => {
+    return this.#run(input.id, transferRequestHash(input), async (trx) => {
       if (input.guard) await input.guard(trx);
       if (input.amountPaise < this.limits.minAmountPaise) return 'amount_invalid';
       const accounts = await this.#lock(trx, [input.debitAccountId, input.creditAccountId]);

@@ -19,7 +19,8 @@ import { z } from 'zod';
 import type { AuthContext } from '../auth/sessions';
 import { findUserByIdentifier } from '../auth/users';
 import { AppError } from '../lib/app-error';
-import { Ledger, SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
+import { VerificationMissingError } from '../ledger/batcher';
+import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf, toTransactionRecord } from '../ledger/queries';
 import { requireAdmin, requireUser } from '../plugins/auth';
 
@@ -73,7 +74,8 @@ function targetUserId(auth: AuthContext, userId: string | undefined): string {
 
 export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
-  const ledger = new Ledger(db);
+  const ledger = app.ledger;
+  const batcher = app.transferBatcher;
   const tags = ['wallet'];
 
   async function userOrNotFound(userId: string) {
@@ -183,46 +185,41 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       ];
 
       try {
-        const transfer = await ledger.transfer({
+        // One verified OTP of this session, at most 5 minutes old, pays for exactly one transfer.
+        const transfer = await batcher.submit({
           id: transferId(request, auth.user.id),
           debitAccountId: from,
           creditAccountId: to,
           amountPaise,
           kind: 'transfer',
           initiatedBy: auth.user.id,
-          // One verified OTP of this session, at most 5 minutes old, pays for exactly one transfer.
-          guard: async (trx) => {
-            const used = await trx
-              .updateTable('verifications')
-              .set({ consumed_at: new Date() })
-              .where(
-                'id',
-                '=',
-                trx
-                  .selectFrom('verifications')
-                  .select('id')
-                  .where('session_id', '=', auth.sessionId)
-                  .where('purpose', '=', 'transfer')
-                  .where('consumed_at', 'is', null)
-                  .where('created_at', '>', new Date(Date.now() - TRANSFER_VERIFICATION_TTL_MS))
-                  .orderBy('created_at', 'desc')
-                  .limit(1),
-              )
-              .where('consumed_at', 'is', null)
-              .returning('id')
-              .executeTakeFirst();
-            if (!used) throw AppError.of('FORBIDDEN', 'transferVerificationRequired');
+          verification: {
+            sessionId: auth.sessionId,
+            purpose: 'transfer',
+            createdAfter: new Date(Date.now() - TRANSFER_VERIFICATION_TTL_MS),
           },
         });
-        const [view] = (
-          await listTransfers(db, { accountId: from, limit: 50, includeReversed: true })
-        ).filter((row) => row.id === transfer.id);
         return {
           success: true as const,
           message: messages.moneySent,
-          transaction: toTransactionRecord(view!, from),
+          transaction: toTransactionRecord(
+            {
+              ...transfer,
+              phase: 'single',
+              from_user_id: auth.user.id,
+              from_email: auth.user.email ?? auth.user.phone,
+              to_user_id: receiver.id,
+              to_merchant_id: null,
+              to_email: receiver.email ?? receiver.phone,
+              resolution: null,
+              reversed: false,
+            },
+            from,
+          ),
         };
       } catch (error) {
+        if (error instanceof VerificationMissingError)
+          throw AppError.of('FORBIDDEN', 'transferVerificationRequired');
         throw toAppError(error);
       }
     },

@@ -1,0 +1,1 @@
+-- Placeholder: this migration number is reserved; its content lands with the feature.

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { LedgerError } from '@hasta/ledger/rules';
+import { ReferenceLedger } from '@hasta/ledger/reference-model';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSession } from '../src/auth/sessions';
+import { migrate } from '../src/db/migrate';
+import { TransferBatcher, VerificationMissingError } from '../src/ledger/batcher';
+import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
+
+describe(`group-committed transfers on ${testDatabaseKind}`, () => {
+  let test: TestDatabase;
+  let ledger: Ledger;
+  let batcher: TransferBatcher;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+    await migrate(test.database);
+    ledger = new Ledger(test.database.db);
+    batcher = new TransferBatcher(test.database.db, ledger);
+  });
+  afterEach(async () => {
+    expect(await auditLedger(test.database.db)).toEqual([]);
+  });
+  afterAll(async () => {
+    await test.drop();
+  });
+
+  let people = 0;
+  async function newPerson(): Promise<{ userId: string; account: string }> {
+    people += 1;
+    const user = await test.database.db
+      .insertInto('users')
+      .values({ email: `b${people}-${randomUUID().slice(0, 8)}@batch.test`, username: `B${people}` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { userId: user.id, account: await ledger.ensureUserAccount(user.id) };
+  }
+  const issue = (to: string, amountPaise: bigint) =>
+    ledger.transfer({
+      id: randomUUID(),
+      debitAccountId: SYSTEM_ACCOUNT_ID,
+      creditAccountId: to,
+      amountPaise,
+      kind: 'issuance',
+    });
+  const outcome = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+      return 'ok';
+    } catch (error) {
+      if (error instanceof LedgerError) return error.code;
+      if (error instanceof VerificationMissingError) return 'verification_missing';
+      throw error;
+    }
+  };
+  const posted = async (account: string) => {
+    const state = (await ledger.account(account))!;
+    return state.creditsPosted - state.debitsPosted;
+  };
+
+  it('applies the transfers of one batch in arrival order, like the reference model', async () => {
+    const [asha, ravi, meera] = [await newPerson(), await newPerson(), await newPerson()];
+    await issue(asha.account, 1_000n);
+    await issue(ravi.account, 50n);
+    const model = new ReferenceLedger();
+    model.open(SYSTEM_ACCOUNT_ID, 'system');
+    for (const { account } of [asha, ravi, meera]) {
+      model.open(account, 'user');
+      Object.assign(model.accounts.get(account)!, await ledger.account(account));
+    }
+    // Submitted in one turn of the event loop, so they share a batch: the fourth 300 overdraws Asha.
+    const plan = [
+      [asha, ravi, 300n],
+      [asha, meera, 300n],
+      [ravi, meera, 350n],
+      [asha, ravi, 300n],
+      [asha, meera, 300n],
+      [meera, meera, 1n],
+      [asha, ravi, 0n],
+    ] as const;
+    const submitted = plan.map(([from, to, amountPaise]) => {
+      const id = randomUUID();
+      const expected = model.transfer({
+        id,
+        debitAccountId: from.account,
+        creditAccountId: to.account,
+        amountPaise,
+        phase: 'single',
+      });
+      return {
+        expected: expected.ok ? 'ok' : expected.code,
+        actual: outcome(
+          batcher.submit({
+            id,
+            debitAccountId: from.account,
+            creditAccountId: to.account,
+            amountPaise,
+            kind: 'transfer',
+          }),
+        ),
+      };
+    });
+    const actual = await Promise.all(submitted.map((s) => s.actual));
+    expect(actual).toEqual(submitted.map((s) => s.expected));
+    expect(actual.filter((a) => a === 'insufficient_funds')).toHaveLength(1);
+    for (const { account } of [asha, ravi, meera]) {
+      const expected = model.accounts.get(account)!;
+      expect(await posted(account)).toBe(expected.creditsPosted - expected.debitsPosted);
+    }
+  });
+
+  it('answers a retry with the stored result, refuses another body, and keeps a refused id refused', async () => {
+    const [asha, ravi] = [await newPerson(), await newPerson()];
+    await issue(asha.account, 500n);
+    const input = {
+      id: randomUUID(),
+      debitAccountId: asha.account,
+      creditAccountId: ravi.account,
+      amountPaise: 200n,
+      kind: 'transfer' as const,
+    };
+    // The same id twice in one turn: the second waits for the next batch and replays the first.
+    const [first, again] = await Promise.all([batcher.submit(input), batcher.submit(input)]);
+    expect(again.id).toBe(first.id);
+    expect(again.seq).toBe(first.seq);
+    expect(await outcome(batcher.submit({ ...input, amountPaise: 201n }))).toBe('id_reused');
+    // The direct path and the batched path agree on what an id means.
+    expect((await ledger.transfer(input)).seq).toBe(first.seq);
+
+    const tooMuch = { ...input, id: randomUUID(), amountPaise: 10_000n };
+    expect(await outcome(batcher.submit(tooMuch))).toBe('insufficient_funds');
+    await issue(asha.account, 20_000n);
+    expect(await outcome(batcher.submit(tooMuch))).toBe('insufficient_funds');
+    expect(await posted(ravi.account)).toBe(200n);
+  });
+
+  it('spends one fresh verification per transfer, and gives the id back when there is none', async () => {
+    const [asha, ravi] = [await newPerson(), await newPerson()];
+    await issue(asha.account, 1_000n);
+    const { sessionId } = await createSession(test.database.db, asha.userId);
+    const verify = (createdAt = new Date()) =>
+      test.database.db
+        .insertInto('verifications')
+        .values({
+          token_hash: randomUUID(),
+          identifier: 'asha@batch.test',
+          purpose: 'transfer',
+          session_id: sessionId,
+          created_at: createdAt,
+          expires_at: new Date(createdAt.getTime() + 300_000),
+        })
+        .execute();
+    const send = (id: string) =>
+      batcher.submit({
+        id,
+        debitAccountId: asha.account,
+        creditAccountId: ravi.account,
+        amountPaise: 100n,
+        kind: 'transfer',
+        verification: { sessionId, purpose: 'transfer', createdAfter: new Date(Date.now() - 300_000) },
+      });
+
+    const id = randomUUID();
+    expect(await outcome(send(id))).toBe('verification_missing');
+    await verify(new Date(Date.now() - 600_000)); // expired
+    expect(await outcome(send(id))).toBe('verification_missing');
+    await verify();
+    // Two transfers of one session at once and one verification: exactly one goes through.
+    const results = await Promise.all([outcome(send(id)), outcome(send(randomUUID()))]);
+    expect(results.sort()).toEqual(['ok', 'verification_missing']);
+    // A retry of a done transfer replays without spending anything.
+    expect(await outcome(send(id))).toBe('ok');
+    expect(await posted(ravi.account)).toBe(100n);
+  });
+
+  it('runs a failed batch one by one, so one bad transfer cannot sink the others', async () => {
+    const [asha, ravi] = [await newPerson(), await newPerson()];
+    await issue(asha.account, 1_000n);
+    const send = (initiatedBy: string) =>
+      batcher.submit({
+        id: randomUUID(),
+        debitAccountId: asha.account,
+        creditAccountId: ravi.account,
+        amountPaise: 100n,
+        kind: 'transfer',
+        initiatedBy,
+      });
+    // An initiator that does not exist breaks the batch's insert (a foreign key), not the ledger's rules.
+    const results = await Promise.allSettled([send(asha.userId), send(randomUUID()), send(asha.userId)]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await posted(ravi.account)).toBe(200n);
+  });
+
+  it('loses nothing when batched and direct transfers race over the same accounts', async () => {
+    const people = await Promise.all(Array.from({ length: 30 }, () => newPerson()));
+    const accounts = people.map((p) => p.account);
+    for (const account of accounts) await issue(account, 5_000n);
+    const acknowledged = new Set<string>();
+    const sentIds: string[] = [];
+    const random = (n: number) => Math.floor(Math.random() * n);
+    const client = async (clientIndex: number) => {
+      for (let i = 0; i < 10; i += 1) {
+        const reuse = sentIds.length > 0 && Math.random() < 0.15;
+        const id = reuse ? sentIds[random(sentIds.length)]! : randomUUID();
+        if (!reuse) sentIds.push(id);
+        const from = accounts[random(accounts.length)]!;
+        let to = accounts[random(accounts.length)]!;
+        if (to === from) to = accounts[(accounts.indexOf(from) + 1) % accounts.length]!;
+        const input = {
+          id,
+          debitAccountId: from,
+          creditAccountId: to,
+          amountPaise: BigInt(1 + random(2_000)),
+          kind: 'transfer' as const,
+        };
+        const result = await outcome(clientIndex % 4 === 0 ? ledger.transfer(input) : batcher.submit(input));
+        if (result === 'ok') acknowledged.add(id);
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, (_, i) => client(i)));
+    const stored = await test.database.db
+      .selectFrom('ledger_transfers')
+      .select('id')
+      .where('id', 'in', [...acknowledged])
+      .execute();
+    expect(stored).toHaveLength(acknowledged.size);
+    expect(acknowledged.size).toBeGreaterThan(100);
+  });
+});
