@@ -1,21 +1,47 @@
 /**
- * npm run bench:ledger — ledger transfers per second, in process, on PGlite and (with DATABASE_URL_TEST, set
- * by scripts/with-postgres.sh) PostgreSQL: uniform traffic among 1,000 accounts and a hot merchant taking
- * half the transfers, each beside a raw-SQL baseline (the same two counter updates and insert, no rules, no
- * idempotency) run in the same process, so every figure is also a ratio.
+ * npm run bench:ledger — transfers per second on PGlite and (with DATABASE_URL_TEST, set by
+ * scripts/with-postgres.sh) PostgreSQL, with uniform traffic among 1,000 accounts and with a hot merchant
+ * taking half the transfers:
+ * - through the HTTP API: `POST /api/transfer` on the real server (bearer sessions, each transfer spending a
+ *   verified OTP — the verifications are written beforehand, as if each sender had just entered a code), driven
+ *   by a separate load-generator process: the throughput with 64 callers, and p50/p99 at a fixed 500/s;
+ * - in process, straight into the ledger;
+ * - the raw-SQL baseline: the same two counter updates and inserts per transfer, no rules, no idempotency.
+ * Every figure is printed beside the baseline of the same run, as a ratio.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { sql } from 'kysely';
+import { buildApp } from '../apps/server/src/app';
+import { createSession } from '../apps/server/src/auth/sessions';
 import { openDatabase, type Database } from '../apps/server/src/db/database';
 import { migrate } from '../apps/server/src/db/migrate';
+import { parseEnv } from '../apps/server/src/env';
 import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../apps/server/src/ledger/ledger';
+import { createMessenger } from '../apps/server/src/messaging/create-messenger';
+import type { LoadJob, LoadRequest, LoadResult } from './http-load';
 
 const ACCOUNTS = 1_000;
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 3_000);
+const HTTP_TRANSFERS = Number(process.env.BENCH_HTTP_TRANSFERS ?? 10_000);
 const CONCURRENCY = 64;
+const OPEN_RATE_PER_S = 500;
+const OPEN_DURATION_S = Number(process.env.BENCH_OPEN_SECONDS ?? 10);
 
-async function setUp(database: Database): Promise<{ ledger: Ledger; accounts: string[]; merchant: string }> {
+interface Sender {
+  email: string;
+  token: string;
+  sessionId: string;
+}
+
+async function setUp(
+  database: Database,
+): Promise<{ ledger: Ledger; accounts: string[]; merchant: string; emails: string[] }> {
   await migrate(database);
   const ledger = new Ledger(database.db);
   const users = await database.db
@@ -26,7 +52,7 @@ async function setUp(database: Database): Promise<{ ledger: Ledger; accounts: st
         username: `Bench ${i}`,
       })),
     )
-    .returning('id')
+    .returning(['id', 'email'])
     .execute();
   const accounts: string[] = [];
   for (const user of users) {
@@ -41,7 +67,7 @@ async function setUp(database: Database): Promise<{ ledger: Ledger; accounts: st
     accounts.push(account);
   }
   const merchant = accounts.pop()!;
-  return { ledger, accounts, merchant };
+  return { ledger, accounts, merchant, emails: users.map((user) => user.email!) };
 }
 
 async function run(count: number, work: (i: number) => Promise<void>): Promise<number> {
@@ -63,11 +89,144 @@ function pick(accounts: string[], merchant: string, hot: boolean): [string, stri
   return [from, to];
 }
 
+const execFileAsync = promisify(execFile);
+const jobDir = mkdtempSync(join(tmpdir(), 'hasta-bench-'));
+
+/** Runs one load job in its own process (the server keeps this process's event loop to itself). */
+async function load(job: LoadJob): Promise<LoadResult> {
+  const file = join(jobDir, `${randomUUID()}.json`);
+  writeFileSync(file, JSON.stringify(job));
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ['--import', 'tsx', new URL('./http-load.ts', import.meta.url).pathname, file],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+  return JSON.parse(stdout) as LoadResult;
+}
+
+/** Every sender gets enough fresh verifications for its share of the run, written in one statement. */
+async function verify(database: Database, senders: Sender[], perSender: number): Promise<void> {
+  await sql`
+    INSERT INTO verifications (token_hash, identifier, purpose, session_id, expires_at)
+    SELECT gen_random_uuid()::text, s.email, 'transfer', s.session_id, now() + interval '5 minutes'
+    FROM unnest(${senders.map((s) => s.sessionId)}::uuid[], ${senders.map((s) => s.email)}::text[]) AS s(session_id, email),
+         generate_series(1, ${perSender}::int)`.execute(database.db);
+}
+
+function transferRequests(
+  senders: Sender[],
+  merchantEmail: string,
+  hot: boolean,
+  count: number,
+): LoadRequest[] {
+  // Senders take turns, so each spends exactly its share of the verifications written for it.
+  return Array.from({ length: count }, (_, i) => {
+    const from = senders[i % senders.length]!;
+    let to =
+      hot && Math.random() < 0.5 ? merchantEmail : senders[Math.floor(Math.random() * senders.length)]!.email;
+    if (to === from.email) to = merchantEmail;
+    return {
+      path: '/api/transfer',
+      token: from.token,
+      body: JSON.stringify({ receiverEmail: to, amount: 1 }),
+      idempotencyKey: randomUUID(),
+    };
+  });
+}
+
+async function rawSqlRate(
+  database: Database,
+  accounts: string[],
+  merchant: string,
+  hot: boolean,
+): Promise<number> {
+  return run(TRANSFERS, async () => {
+    const [from, to] = pick(accounts, merchant, hot);
+    await database.db.transaction().execute(async (trx) => {
+      const id = randomUUID();
+      await sql`UPDATE ledger_accounts SET debits_posted = debits_posted + 100 WHERE id = ${from}`.execute(
+        trx,
+      );
+      await sql`UPDATE ledger_accounts SET credits_posted = credits_posted + 100 WHERE id = ${to}`.execute(
+        trx,
+      );
+      await sql`INSERT INTO ledger_requests (id, request_hash) VALUES (${id}, 'raw')`.execute(trx);
+      await sql`INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount_paise, kind, phase)
+                VALUES (${id}, ${from}, ${to}, 100, 'transfer', 'single')`.execute(trx);
+    });
+  });
+}
+
+function describeFailures(result: LoadResult): string {
+  const failed = Object.entries(result.failed);
+  return failed.length === 0 ? '' : `  (failed: ${failed.map(([status, n]) => `${n}x${status}`).join(', ')})`;
+}
+
 async function bench(name: string, database: Database): Promise<void> {
-  const { ledger, accounts, merchant } = await setUp(database);
+  const { ledger, accounts, merchant, emails } = await setUp(database);
+  const merchantEmail = emails.at(-1)!;
+  const env = parseEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+  });
+  const app = await buildApp({ env, database, messenger: createMessenger(env, database.db) });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const senders: Sender[] = [];
+  for (const email of emails.slice(0, -1)) {
+    const user = await database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const { token, sessionId } = await createSession(database.db, user.id);
+    senders.push({ email, token, sessionId });
+  }
+  const openCount = OPEN_RATE_PER_S * OPEN_DURATION_S;
+  const warmUpCount = Math.max(senders.length, HTTP_TRANSFERS / 2);
+  await verify(
+    database,
+    senders,
+    Math.ceil((warmUpCount + (HTTP_TRANSFERS + openCount) * 2) / senders.length) + 3,
+  );
+
+  // Warm-up, so the figures are the steady state (sessions and receivers looked up once, code compiled), not
+  // the first minute after a start.
+  await load({
+    port,
+    mode: 'closed',
+    concurrency: CONCURRENCY,
+    count: warmUpCount,
+    rate_per_s: 0,
+    duration_s: 0,
+    requests: transferRequests(senders, merchantEmail, false, warmUpCount),
+  });
+
   const rows: string[] = [];
-  for (const hot of [false, true]) {
-    const ledgerRate = await run(TRANSFERS, async () => {
+  for (const hot of process.env.BENCH_HOT_FIRST ? [true, false] : [false, true]) {
+    const traffic = hot ? 'hot merchant 50%' : 'uniform';
+    const raw = await rawSqlRate(database, accounts, merchant, hot);
+    const closed = await load({
+      port,
+      mode: 'closed',
+      concurrency: CONCURRENCY,
+      count: HTTP_TRANSFERS,
+      rate_per_s: 0,
+      duration_s: 0,
+      requests: transferRequests(senders, merchantEmail, hot, HTTP_TRANSFERS),
+    });
+    const open = await load({
+      port,
+      mode: 'open',
+      concurrency: CONCURRENCY,
+      count: openCount,
+      rate_per_s: OPEN_RATE_PER_S,
+      duration_s: OPEN_DURATION_S,
+      requests: transferRequests(senders, merchantEmail, hot, openCount),
+    });
+    const inProcess = await run(TRANSFERS, async () => {
       const [from, to] = pick(accounts, merchant, hot);
       await ledger.transfer({
         id: randomUUID(),
@@ -77,25 +236,20 @@ async function bench(name: string, database: Database): Promise<void> {
         kind: 'transfer',
       });
     });
-    const rawRate = await run(TRANSFERS, async () => {
-      const [from, to] = pick(accounts, merchant, hot);
-      await database.db.transaction().execute(async (trx) => {
-        const id = randomUUID();
-        await sql`UPDATE ledger_accounts SET debits_posted = debits_posted + 100 WHERE id = ${from}`.execute(
-          trx,
-        );
-        await sql`UPDATE ledger_accounts SET credits_posted = credits_posted + 100 WHERE id = ${to}`.execute(
-          trx,
-        );
-        await sql`INSERT INTO ledger_requests (id, request_hash) VALUES (${id}, 'raw')`.execute(trx);
-        await sql`INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount_paise, kind, phase)
-                  VALUES (${id}, ${from}, ${to}, 100, 'transfer', 'single')`.execute(trx);
-      });
-    });
     rows.push(
-      `${name.padEnd(10)} ${(hot ? 'hot merchant 50%' : 'uniform').padEnd(17)} ledger ${ledgerRate.toFixed(0).padStart(6)}/s   raw SQL ${rawRate.toFixed(0).padStart(6)}/s   ratio ${(ledgerRate / rawRate).toFixed(2)}`,
+      [
+        `${name.padEnd(10)} ${traffic.padEnd(17)}`,
+        `HTTP ${closed.rate_per_s.toFixed(0).padStart(5)}/s (x${(closed.rate_per_s / raw).toFixed(2)} raw)${describeFailures(closed)}`,
+        `at ${OPEN_RATE_PER_S}/s: p50 ${open.latency_ms_p50.toFixed(1)} ms, p99 ${open.latency_ms_p99.toFixed(1)} ms${describeFailures(open)}`,
+        `in process ${inProcess.toFixed(0).padStart(5)}/s`,
+        `raw SQL ${raw.toFixed(0).padStart(5)}/s`,
+      ].join('   '),
+    );
+    rows.push(
+      `${''.padEnd(28)} HTTP latency at full load: p50 ${closed.latency_ms_p50.toFixed(1)} ms, p99 ${closed.latency_ms_p99.toFixed(1)} ms`,
     );
   }
+  await app.close();
   const findings = await auditLedger(database.db);
   console.log(rows.join('\n'));
   console.log(
@@ -104,14 +258,20 @@ async function bench(name: string, database: Database): Promise<void> {
 }
 
 console.log(
-  `ledger transfers, in process, ${TRANSFERS} per run, ${CONCURRENCY} concurrent callers, ${ACCOUNTS} accounts`,
+  `transfers among ${ACCOUNTS} accounts: HTTP ${HTTP_TRANSFERS} per run with ${CONCURRENCY} callers, then ${OPEN_RATE_PER_S}/s for ${OPEN_DURATION_S} s; in process and raw SQL ${TRANSFERS} per run`,
 );
-const lite = await openDatabase({ dataDir: 'memory://' });
-await bench('PGlite', lite);
-await lite.close();
+// BENCH_DATABASES=postgres (or pglite) runs just one of them.
+const only = process.env.BENCH_DATABASES;
+if (only !== 'postgres') {
+  const lite = await openDatabase({ dataDir: 'memory://' });
+  await bench('PGlite', lite);
+  await lite.close();
+}
 
 const base = process.env.DATABASE_URL_TEST;
-if (base) {
+if (only === 'pglite') {
+  // PostgreSQL not asked for.
+} else if (base) {
   const name = `hasta_bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();

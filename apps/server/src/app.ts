@@ -69,7 +69,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('messenger', deps.messenger);
   const ledger = new Ledger(deps.database.db);
   app.decorate('ledger', ledger);
-  app.decorate('transferBatcher', new TransferBatcher(deps.database.db, ledger));
+  app.decorate(
+    'transferBatcher',
+    new TransferBatcher(deps.database.db, ledger, {
+      maxInFlight: deps.database.kind === 'postgres' ? 2 : 1,
+    }),
+  );
 
   registerErrorHandling(app);
   await registerSecurity(app, env);

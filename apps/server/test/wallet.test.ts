@@ -113,6 +113,36 @@ describe(`the wallet API on ${testDatabaseKind}`, () => {
     expect((await call('POST', '/api/transfer', sender.token, body)).statusCode).toBe(403);
   });
 
+  it('re-checks the session inside the transfer, so a session ended after its last transfer cannot send', async () => {
+    const sender = await fundedUser(100);
+    const receiver = await fundedUser(0);
+    const body = { receiverPhone: receiver.phone, amount: 10 };
+    await verifyTransferOtp(sender.token, sender.phone);
+    expect((await call('POST', '/api/transfer', sender.token, body)).statusCode).toBe(200);
+
+    // A pending password change (set behind the session's back) stops the next transfer...
+    await verifyTransferOtp(sender.token, sender.phone);
+    await test.database.db
+      .updateTable('users')
+      .set({ must_change_password: true })
+      .where('id', '=', sender.user.id)
+      .execute();
+    const pending = await call('POST', '/api/transfer', sender.token, body);
+    expect(pending.statusCode).toBe(403);
+    expect(pending.json().message).toBe(messages.passwordChangeRequired);
+    await test.database.db
+      .updateTable('users')
+      .set({ must_change_password: false })
+      .where('id', '=', sender.user.id)
+      .execute();
+
+    // ...and so does logging out, although the session was looked up moments ago.
+    expect((await call('POST', '/api/auth/logout', sender.token)).statusCode).toBe(200);
+    const ended = await call('POST', '/api/transfer', sender.token, body);
+    expect(ended.statusCode).toBe(401);
+    expect(await balanceOf(receiver.token)).toBe('10.00');
+  });
+
   it('does not accept another session’s verification', async () => {
     const sender = await fundedUser(100);
     const receiver = await fundedUser(0);

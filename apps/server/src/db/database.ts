@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Schema } from './schema';
@@ -28,7 +29,7 @@ export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
   /**
-   * An idle pooled connection died (server restart, admin termination). The pool drops it and opens another;
+   * A pooled connection died (database restart, admin termination). The pool drops it and opens another;
    * queries in flight report their own errors. Defaults to one line on stderr.
    */
   onIdleConnectionError?: (error: Error) => void;
@@ -56,6 +57,12 @@ function openPostgres(connectionString: string, onIdleConnectionError: (error: E
     },
   });
   pool.on('error', onIdleConnectionError);
+  // A connection that dies while checked out (between the statements of a transaction) emits 'error' on
+  // the client itself; unheard, that would end the process. Its queries fail on their own, and the pool
+  // discards the dead client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', onIdleConnectionError);
+  });
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',
@@ -87,6 +94,8 @@ async function openPglite(dataDir: string): Promise<Database> {
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const lite = await PGlite.create(inMemory ? dataDir : `file://${dataDir}`, {
     parsers: { [INT8_OID]: (value: string) => BigInt(value) },
+    // The user directory's search index (migration 007); PostgreSQL ships it in contrib.
+    extensions: { pg_trgm },
   });
   const gate = new Gate();
 

@@ -74,53 +74,86 @@ type Outcome = TransferRecord | LedgerErrorCode | 'verification_missing';
  */
 export class TransferBatcher {
   readonly #queue: Waiting[] = [];
-  #running = false;
+  /** Ids and sessions of the batches being written: a later batch never shares one with them. */
+  readonly #busyIds = new Set<string>();
+  readonly #busySessions = new Set<string>();
+  #inFlight = 0;
+  #scheduled = false;
 
   constructor(
     private readonly db: Kysely<Schema>,
     private readonly ledger: Ledger,
-    private readonly limits: LedgerLimits = DEFAULT_LIMITS,
+    private readonly options: {
+      limits?: LedgerLimits;
+      /** Batches written at once: 1 for PGlite (one connection), 2 for PostgreSQL to overlap round trips. */
+      maxInFlight?: number;
+    } = {},
   ) {}
+
+  get #limits(): LedgerLimits {
+    return this.options.limits ?? DEFAULT_LIMITS;
+  }
 
   submit(input: BatchedTransferInput): Promise<TransferRecord> {
     if (this.#queue.length >= MAX_QUEUE_LENGTH)
       return Promise.reject(new Error('the transfer queue is full; try again'));
     return new Promise<TransferRecord>((resolve, reject) => {
       this.#queue.push({ input, requestHash: transferRequestHash(input), resolve, reject });
-      if (!this.#running) {
-        this.#running = true;
-        // Let the requests that arrive in the same turn of the event loop join the first batch.
-        setImmediate(() => void this.#drain());
-      }
+      this.#schedule();
     });
   }
 
-  async #drain(): Promise<void> {
-    try {
-      while (this.#queue.length > 0) await this.#runBatch(this.#takeBatch());
-    } finally {
-      this.#running = false;
+  /** Starts batches on the next turn of the event loop, so requests arriving together share one. */
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#startBatches();
+    });
+  }
+
+  #startBatches(): void {
+    const maxInFlight = this.options.maxInFlight ?? 1;
+    while (this.#inFlight < maxInFlight && this.#queue.length > 0) {
+      const batch = this.#takeBatch();
+      if (batch.length === 0) return;
+      this.#inFlight += 1;
+      for (const w of batch) {
+        this.#busyIds.add(w.input.id);
+        if (w.input.verification) this.#busySessions.add(w.input.verification.sessionId);
+      }
+      void this.#runBatch(batch).finally(() => {
+        for (const w of batch) {
+          this.#busyIds.delete(w.input.id);
+          if (w.input.verification) this.#busySessions.delete(w.input.verification.sessionId);
+        }
+        this.#inFlight -= 1;
+        if (this.#queue.length > 0) this.#startBatches();
+      });
     }
   }
 
-  /** The next batch: ids and sessions distinct within it, so a batch never races with itself. */
+  /** The next batch: ids and sessions distinct within it and from the batches in flight. */
   #takeBatch(): Waiting[] {
     const batch: Waiting[] = [];
     const ids = new Set<string>();
     const sessions = new Set<string>();
     const rest: Waiting[] = [];
     for (const waiting of this.#queue) {
+      const { id } = waiting.input;
       const session = waiting.input.verification?.sessionId;
       if (
         batch.length >= MAX_BATCH_SIZE ||
-        ids.has(waiting.input.id) ||
-        (session !== undefined && sessions.has(session))
+        ids.has(id) ||
+        this.#busyIds.has(id) ||
+        (session !== undefined && (sessions.has(session) || this.#busySessions.has(session)))
       ) {
         rest.push(waiting);
         continue;
       }
       batch.push(waiting);
-      ids.add(waiting.input.id);
+      ids.add(id);
       if (session !== undefined) sessions.add(session);
     }
     this.#queue.splice(0, this.#queue.length, ...rest);
@@ -233,10 +266,10 @@ export class TransferBatcher {
       const debit = accounts.get(input.debitAccountId);
       const credit = accounts.get(input.creditAccountId);
       let code: LedgerErrorCode | null;
-      if (input.amountPaise < this.limits.minAmountPaise) code = 'amount_invalid';
+      if (input.amountPaise < this.#limits.minAmountPaise) code = 'amount_invalid';
       else if (!debit || !credit)
         code = input.debitAccountId === input.creditAccountId ? 'same_account' : 'account_not_found';
-      else code = checkTransfer(debit, credit, input.amountPaise, this.limits);
+      else code = checkTransfer(debit, credit, input.amountPaise, this.#limits);
       if (code !== null) {
         outcomes[i] = code;
         refused.push({ id: input.id, code });
@@ -312,8 +345,9 @@ async function replayOutcomes(trx: Transaction<Schema>, replays: Waiting[]): Pro
 }
 
 /**
- * Spends the newest unspent, unexpired verification of each session (sessions are distinct). Returns the
- * sessions that had one. A verification spent concurrently elsewhere is re-checked by the UPDATE after its
+ * Spends the newest unspent, unexpired verification of each session (sessions are distinct), provided the
+ * session is still live and its user has no password change pending — checked here, inside the transfer's
+ * transaction, so callers may identify the session from a cache. Returns the sessions that had one. A verification spent concurrently elsewhere is re-checked by the UPDATE after its
  * row lock and is not spent twice.
  */
 export async function spendVerifications(
@@ -328,6 +362,8 @@ export async function spendVerifications(
       JOIN unnest(${wanted.map((w) => w.sessionId)}::uuid[], ${wanted.map((w) => w.purpose)}::text[],
                   ${wanted.map((w) => w.createdAfter.toISOString())}::timestamptz[]) AS w(session_id, purpose, created_after)
         ON c.session_id = w.session_id AND c.purpose = w.purpose AND c.created_at > w.created_after
+      JOIN sessions s ON s.id = c.session_id AND s.revoked_at IS NULL AND s.expires_at > now()
+      JOIN users u ON u.id = s.user_id AND NOT u.must_change_password
       WHERE c.consumed_at IS NULL
       ORDER BY c.session_id, c.created_at DESC)
     AND v.consumed_at IS NULL

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hashToken } from '../auth/secrets';
 import { findSession, SESSION_TTL_MS, type AuthContext } from '../auth/sessions';
 import { AppError } from '../lib/app-error';
+import { TtlCache } from '../lib/ttl-cache';
 
 export const SESSION_COOKIE = 'hasta_session';
 
@@ -64,6 +66,35 @@ export async function requireUser(
     throw AppError.of('FORBIDDEN', 'passwordChangeRequired');
   }
   return auth;
+}
+
+/** How long a looked-up session may answer for a token on the paths that re-check it in their transaction. */
+const IDENTITY_CACHE_TTL_MS = 30_000;
+const IDENTITY_CACHE_SIZE = 50_000;
+const identityCaches = new WeakMap<FastifyInstance, TtlCache<AuthContext>>();
+
+/**
+ * A signed-in caller, for the hot write paths whose own transaction re-checks the session (live, not revoked,
+ * no pending password change) where it matters: a token's session and user never change, so the lookup may
+ * come from a short-lived cache. Returns whether it did, so a refusal can be explained from the database.
+ */
+export async function requireUserRecheckedInTransaction(
+  request: FastifyRequest,
+): Promise<{ auth: AuthContext; cached: boolean }> {
+  const token = bearerToken(request) ?? request.cookies[SESSION_COOKIE];
+  if (!token) throw AppError.of('UNAUTHORIZED', 'unauthorized');
+  let cache = identityCaches.get(request.server);
+  if (!cache)
+    identityCaches.set(request.server, (cache = new TtlCache(IDENTITY_CACHE_TTL_MS, IDENTITY_CACHE_SIZE)));
+  const key = hashToken(token);
+  const hit = cache.get(key);
+  if (hit) {
+    request.auth = hit;
+    return { auth: await requireUser(request), cached: true };
+  }
+  const auth = await requireUser(request);
+  cache.set(key, auth);
+  return { auth, cached: false };
 }
 
 export async function requireAdmin(request: FastifyRequest): Promise<AuthContext> {

@@ -16,16 +16,19 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { AuthContext } from '../auth/sessions';
+import type { AuthContext, UserRow } from '../auth/sessions';
 import { findUserByIdentifier } from '../auth/users';
 import { AppError } from '../lib/app-error';
+import { TtlCache } from '../lib/ttl-cache';
 import { VerificationMissingError } from '../ledger/batcher';
 import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf, toTransactionRecord } from '../ledger/queries';
-import { requireAdmin, requireUser } from '../plugins/auth';
+import { requireAdmin, requireUser, requireUserRecheckedInTransaction } from '../plugins/auth';
 
 const TRANSFER_VERIFICATION_TTL_MS = 5 * 60_000;
 const HISTORY_LIMIT = 200;
+const RECEIVER_CACHE_TTL_MS = 60_000;
+const RECEIVER_CACHE_SIZE = 50_000;
 const DASHBOARD_HISTORY_LIMIT = 50;
 const ADMIN_LIST_LIMIT = 500;
 
@@ -77,6 +80,17 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
   const ledger = app.ledger;
   const batcher = app.transferBatcher;
   const tags = ['wallet'];
+
+  // An address names one user for good (addresses are unique and never reassigned), so a found receiver is
+  // remembered for a while; an unknown address is always asked again.
+  const receivers = new TtlCache<UserRow>(RECEIVER_CACHE_TTL_MS, RECEIVER_CACHE_SIZE);
+  async function findReceiver(identifier: string) {
+    const cached = receivers.get(identifier);
+    if (cached) return cached;
+    const found = await findUserByIdentifier(db, identifier);
+    if (found) receivers.set(identifier, found);
+    return found;
+  }
 
   async function userOrNotFound(userId: string) {
     const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
@@ -163,7 +177,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const auth = await requireUser(request);
+      const { auth, cached } = await requireUserRecheckedInTransaction(request);
       if (request.body.userId !== undefined && request.body.userId !== auth.user.id)
         throw AppError.of('FORBIDDEN', 'forbidden');
       const { receiverEmail, receiverPhone } = request.body;
@@ -175,13 +189,22 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       if (phone !== undefined && phone === auth.user.phone) throw AppError.of('BAD_REQUEST', 'selfSendPhone');
       const amountPaise = paiseOf(request.body.amount);
 
-      const receiver = await findUserByIdentifier(db, (email ?? phone)!);
+      const receiver = await findReceiver((email ?? phone)!);
       if (!receiver) throw AppError.of('NOT_FOUND', 'receiverNotFound');
       if (receiver.id === auth.user.id)
         throw AppError.of('BAD_REQUEST', email ? 'selfSendEmail' : 'selfSendPhone');
+      // Money sent to a merchant's address goes to their store: its sales, its withdrawals.
+      const store =
+        receiver.role === 'merchant'
+          ? await db
+              .selectFrom('merchants')
+              .select(['id', 'contact_email'])
+              .where('owner_user_id', '=', receiver.id)
+              .executeTakeFirst()
+          : undefined;
       const [from, to] = [
         await ledger.ensureUserAccount(auth.user.id),
-        await ledger.ensureUserAccount(receiver.id),
+        store ? await ledger.ensureMerchantAccount(store.id) : await ledger.ensureUserAccount(receiver.id),
       ];
 
       try {
@@ -208,9 +231,9 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
               phase: 'single',
               from_user_id: auth.user.id,
               from_email: auth.user.email ?? auth.user.phone,
-              to_user_id: receiver.id,
-              to_merchant_id: null,
-              to_email: receiver.email ?? receiver.phone,
+              to_user_id: store ? null : receiver.id,
+              to_merchant_id: store?.id ?? null,
+              to_email: store ? store.contact_email : (receiver.email ?? receiver.phone),
               resolution: null,
               reversed: false,
             },
@@ -218,8 +241,14 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
           ),
         };
       } catch (error) {
-        if (error instanceof VerificationMissingError)
+        if (error instanceof VerificationMissingError) {
+          // The session came from the cache: say what the database says about it now.
+          if (cached) {
+            request.auth = null;
+            await requireUser(request);
+          }
           throw AppError.of('FORBIDDEN', 'transferVerificationRequired');
+        }
         throw toAppError(error);
       }
     },
