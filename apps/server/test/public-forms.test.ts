@@ -107,10 +107,24 @@ describe(`public forms and kiosks on ${testDatabaseKind}`, () => {
 
     expect((await get('/api/inquiry', userToken)).statusCode).toBe(403);
     expect((await get('/api/inquiry', adminToken)).json().inquiries[0]).toMatchObject({ role: 'developer' });
-    expect((await get('/api/vendor-registration', adminToken)).json().registrations[0]).toMatchObject({
+    const [registration] = (await get('/api/vendor-registration', adminToken)).json().registrations;
+    expect(registration).toMatchObject({
       business_name: 'Sharma, "Sons" & Co',
       phone: '+919876543210',
       interests: ['PalmPOS Integration', 'API Integration'],
+      merchant_id: null,
+    });
+    // Approved into a merchant, the registration names its merchant account.
+    const approved = await test.app.inject({
+      method: 'POST',
+      url: '/api/merchants',
+      headers: bearer(adminToken),
+      payload: { vendorRegistrationId: registration.id },
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect((await get('/api/vendor-registration', adminToken)).json().registrations[0]).toMatchObject({
+      id: registration.id,
+      merchant_id: approved.json().merchant.id,
     });
     expect((await get('/api/kiosk-applications', adminToken)).json().applications[0]).toMatchObject({
       premises: 'School',

@@ -181,13 +181,85 @@ export const adminResetPasswordResponseSchema = z.object({
   temporary_password: z.string(),
 });
 
-// GET /api/auth/users (admin)
+// GET /api/auth/users (admin): the user directory, searched and paged on the server.
+export const ADMIN_USERS_PAGE_SIZE_DEFAULT = 25;
+export const ADMIN_USERS_PAGE_SIZE_MAX = 500;
+export const ADMIN_USERS_SEARCH_MAX_CHARS = 100;
+/** From this length a search matches anywhere (trigram index); shorter ones match the start. */
+export const ADMIN_USERS_SUBSTRING_MIN_CHARS = 3;
+export const ADMIN_USERS_LOOKUP_MAX_IDS = 100;
+/** Counting stops here, so a count never reads more than this many rows. */
+export const ADMIN_USERS_COUNT_CAP = 10_000;
+
+const hasControlCharacter = (value: string): boolean =>
+  Array.from(value).some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const adminUsersQuerySchema = z.object({
+  /**
+   * Case-insensitive. 1-2 characters: names and emails starting with it. 3 or more: anywhere in the name,
+   * email or phone (a phone typed with spaces or dashes is matched without them). Blank: everyone.
+   */
+  q: z
+    .string({ error: messages.userSearchInvalid })
+    .max(ADMIN_USERS_SEARCH_MAX_CHARS, messages.userSearchTooLong)
+    .refine((value) => !hasControlCharacter(value), messages.userSearchInvalid)
+    .optional(),
+  limit: z
+    .string({ error: messages.pageSizeInvalid })
+    .regex(/^[0-9]{1,4}$/, messages.pageSizeInvalid)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, messages.pageSizeInvalid)
+        .max(ADMIN_USERS_PAGE_SIZE_MAX, messages.pageSizeInvalid),
+    )
+    .optional(),
+  /** The `next_cursor` of the previous page. */
+  cursor: z
+    .string({ error: messages.pageCursorInvalid })
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, messages.pageCursorInvalid)
+    .optional(),
+  /** Comma-separated user ids: only these users (names for ids shown elsewhere). */
+  ids: z
+    .string({ error: messages.userIdsInvalid })
+    .max(ADMIN_USERS_LOOKUP_MAX_IDS * 37, messages.userIdsInvalid)
+    .transform((value) => value.split(','))
+    .refine(
+      (ids) => ids.length <= ADMIN_USERS_LOOKUP_MAX_IDS && ids.every((id) => UUID_PATTERN.test(id)),
+      messages.userIdsInvalid,
+    )
+    .optional(),
+});
+export type AdminUsersQuery = z.input<typeof adminUsersQuerySchema>;
+
+/**
+ * A row of the admin's user list (spec §3 "Admin user row"). The palm hashes never leave the server: only
+ * whether each hand is registered.
+ */
 export const adminUserRowSchema = z.object({
   id: z.string(),
   username: z.string(),
   email: z.string().nullable(),
   phone: z.string().nullable(),
   role: roleSchema,
+  /** Rupees as a decimal string, from the ledger (posted). */
+  balance: z.string(),
+  balance_paise: z.string(),
+  left_palm_registered: z.boolean(),
+  right_palm_registered: z.boolean(),
   created_at: z.string(),
 });
-export const adminUsersResponseSchema = z.object({ users: z.array(adminUserRowSchema) });
+export type AdminUserRow = z.infer<typeof adminUserRowSchema>;
+export const adminUsersResponseSchema = z.object({
+  users: z.array(adminUserRowSchema),
+  /** Users matching the search, counted up to ADMIN_USERS_COUNT_CAP. */
+  total: z.number().int(),
+  /** False when there are more than `total` (the count stopped at the cap). */
+  total_exact: z.boolean(),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: z.string().nullable(),
+});
+export type AdminUsersPage = z.infer<typeof adminUsersResponseSchema>;

@@ -67,6 +67,8 @@ export const vendorRegistrationSchema = z.object({
   interests: z.array(z.string()),
   comments: z.string(),
   created_at: z.string(),
+  /** The merchant account approved from this registration, if any (POST /api/merchants). */
+  merchant_id: z.string().nullable(),
 });
 export const vendorRegistrationListSchema = z.object({ registrations: z.array(vendorRegistrationSchema) });
 

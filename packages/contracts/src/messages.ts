@@ -129,6 +129,15 @@ export const messages = {
   merchantApproved: 'Vendor approved: the merchant account is ready and its owner has been emailed.',
   payoutSettled: 'Withdrawal settled.',
   payoutRejected: 'Withdrawal rejected.',
+  invalidQr: 'This QR code is not a Hasta payment code.',
+  qrNotFound: 'This payment QR code is no longer valid.',
+  ownQr: 'This is your own payment QR code: you cannot pay yourself.',
+  qrCreated: 'QR code created.',
+  qrLimitReached: 'This store already keeps the most QR codes it can (500).',
+  qrLabelTooLong: 'The label can have at most 60 characters.',
+  chooseBankAccount: 'Please choose a bank account.',
+  bankAccountSaved: 'Bank account saved.',
+  cameraUnavailable: 'The camera could not be opened. Allow camera access, or pay by phone/email instead.',
   applicantNotFound: 'Applicant not found.',
   receiverNotFound: 'No Hasta account uses that email or phone number.',
   transferVerificationRequired: 'Please verify the OTP sent to your phone/email first.',
@@ -139,6 +148,27 @@ export const messages = {
   transactionNotFound: 'Transaction not found.',
   transactionAlreadyReversed: 'This transaction was already deleted.',
   reversalWouldOverdraw: 'This transaction cannot be deleted: the receiver no longer has the money.',
+
+  // The verifiable log (not in the spec).
+  receiptNotReady: 'This receipt is not ready yet: it appears within a few seconds of the transaction.',
+  logProofOutOfRange: 'The requested tree size or index is beyond the log’s latest checkpoint.',
+
+  // Admin dashboard texts the spec's catalogue does not have (its §8 covers five lists; these follow its
+  // wording for the lists and actions the dashboard gained).
+  failedToLoadKioskApplications: 'Failed to load kiosk applications',
+  failedToLoadMerchants: 'Failed to load merchants',
+  failedToLoadWithdrawals: 'Failed to load withdrawals',
+  failedToApproveVendorPrefix: 'Failed to approve vendor: ',
+  failedToSettleWithdrawalPrefix: 'Failed to settle withdrawal: ',
+  failedToRejectWithdrawalPrefix: 'Failed to reject withdrawal: ',
+  failedToExportUsersPrefix: 'Failed to export users: ',
+  usersExported: 'Users exported to users.csv.',
+  usersExportTruncated: 'Only the first 200,000 users were exported: narrow the search to export the rest.',
+  userSearchTooLong: 'Search text can be at most 100 characters long.',
+  userSearchInvalid: 'Search text must be plain text without control characters.',
+  pageSizeInvalid: 'Page size must be a whole number from 1 to 500.',
+  pageCursorInvalid: 'This page link is not valid. Please go back to the first page.',
+  userIdsInvalid: 'ids must be a comma-separated list of at most 100 user ids.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -1,6 +1,7 @@
 import {
   adminResetPasswordRequestSchema,
   adminResetPasswordResponseSchema,
+  adminUsersQuerySchema,
   adminUsersResponseSchema,
   changePasswordRequestSchema,
   changePasswordResponseSchema,
@@ -23,6 +24,7 @@ import { OTP_RESEND_COOLDOWN_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { directoryPage } from '../admin/user-directory';
 import { codeMessage, noticeMessage } from '../auth/notices';
 import {
   assertAttemptsLeft,
@@ -61,7 +63,6 @@ import {
 
 const VERIFICATION_COOKIE = 'hasta_verification';
 const VERIFICATION_TTL_MS = 15 * 60_000;
-const MAX_LISTED_USERS = 1_000;
 const RATE_WINDOW_MS = 60_000;
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -457,20 +458,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['admin'],
-        summary: 'Admin: the users, admins excluded',
+        summary: 'Admin: the users, admins excluded, searched and paged',
+        description:
+          'Newest first. `q` (case-insensitive): 1-2 characters match the start of the name or email; 3 or more ' +
+          'match anywhere in the name, email or phone. Pages of `limit` users (default 25, at most 500); pass ' +
+          '`next_cursor` as `cursor` for the next page. `total` counts matches up to 10,000 (`total_exact` is ' +
+          'false beyond). `ids` (comma-separated, at most 100) narrows the list to those users.',
+        querystring: adminUsersQuerySchema,
         response: { 200: adminUsersResponseSchema },
       },
     },
     async (request) => {
       await requireAdmin(request);
-      const rows = await db
-        .selectFrom('users')
-        .select(['id', 'username', 'email', 'phone', 'role', 'created_at'])
-        .where('role', '<>', 'admin')
-        .orderBy('created_at', 'desc')
-        .limit(MAX_LISTED_USERS)
-        .execute();
-      return { users: rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() })) };
+      return directoryPage(db, request.query);
     },
   );
 };

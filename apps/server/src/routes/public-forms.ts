@@ -168,8 +168,10 @@ export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
       await requireAdmin(request);
       const rows = await db
         .selectFrom('vendor_registrations')
-        .selectAll()
-        .orderBy('created_at', 'desc')
+        .leftJoin('merchants', 'merchants.vendor_registration_id', 'vendor_registrations.id')
+        .selectAll('vendor_registrations')
+        .select('merchants.id as merchant_id')
+        .orderBy('vendor_registrations.created_at', 'desc')
         .limit(LIST_LIMIT)
         .execute();
       return { registrations: rows.map(iso) };

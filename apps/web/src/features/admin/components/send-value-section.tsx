@@ -1,6 +1,6 @@
 import { messages } from '@hasta/contracts/messages';
 import { parseRupees } from '@hasta/ledger/money';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
@@ -12,10 +12,15 @@ import {
   inputClass,
   labelClass,
   primaryButtonClass,
+  secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { adminUsersQueryKey, fetchAdminUsers } from '../api/users';
+import { formatInr } from '../../../lib/money-format';
+import { adminUsersQueryKey, fetchAdminUsersPage } from '../api/users';
 import { assignBalance } from '../api/wallet-admin';
+import { loadOnOpen } from './admin-list';
+
+const PICKER_SIZE = 50;
 
 /** Send Value (spec §2.17, §5.4, §8): pick a user, enter an amount. */
 export function SendValueSection() {
@@ -23,10 +28,15 @@ export function SendValueSection() {
   const selectId = useId();
   const alertId = useId();
   const queryClient = useQueryClient();
+  const searchId = useId();
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState('');
+  // The picker lists one page: the newest users, or those matching the search.
   const users = useQuery({
-    queryKey: adminUsersQueryKey,
-    queryFn: ({ signal }) => fetchAdminUsers(signal),
-    refetchOnMount: 'always',
+    queryKey: [...adminUsersQueryKey, 'picker', search],
+    queryFn: ({ signal }) => fetchAdminUsersPage({ q: search, limit: PICKER_SIZE }, signal),
+    placeholderData: keepPreviousData,
+    ...loadOnOpen,
   });
   const [userId, setUserId] = useState('');
   const [amount, setAmount] = useState('');
@@ -72,6 +82,34 @@ export function SendValueSection() {
       <h2 id={headingId} className="text-2xl font-semibold text-slate-900">
         Send Value
       </h2>
+      <form
+        role="search"
+        aria-label="User search for Send Value"
+        className="mt-4 flex max-w-lg flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setSearch(draft.trim());
+          setUserId('');
+        }}
+      >
+        <div className="flex-1">
+          <label htmlFor={searchId} className={labelClass}>
+            Find a user
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            className={inputClass}
+            value={draft}
+            maxLength={100}
+            autoComplete="off"
+            onChange={(event) => setDraft(event.target.value)}
+          />
+        </div>
+        <button type="submit" className={secondaryButtonClass}>
+          Find
+        </button>
+      </form>
       <form noValidate className={`${cardClass} mt-4 max-w-lg space-y-4`} onSubmit={submit}>
         <div>
           <label htmlFor={selectId} className={labelClass}>
@@ -84,10 +122,16 @@ export function SendValueSection() {
             required
             onChange={(event) => setUserId(event.target.value)}
           >
-            <option value="">{users.isPending ? 'Loading users...' : 'Choose a user'}</option>
-            {(users.data ?? []).map((user) => (
+            <option value="">
+              {users.isPending
+                ? 'Loading users...'
+                : users.data?.users.length === 0
+                  ? 'No users match the search'
+                  : 'Choose a user'}
+            </option>
+            {(users.data?.users ?? []).map((user) => (
               <option key={user.id} value={user.id}>
-                {user.username} ({user.email ?? user.phone ?? user.id})
+                {user.username} ({user.email ?? user.phone ?? user.id}) · {formatInr(user.balance)}
               </option>
             ))}
           </select>

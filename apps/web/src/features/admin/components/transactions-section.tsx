@@ -7,9 +7,10 @@ import { Modal } from '../../../components/modal';
 import { dangerButtonClass, disabledClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime, formatInr } from '../../../lib/money-format';
-import { adminUsersQueryKey, fetchAdminUsers } from '../api/users';
+import { adminUsersQueryKey, fetchAdminUsersByIds } from '../api/users';
 import { adminTransactionsQueryKey, deleteTransaction, fetchAdminTransactions } from '../api/wallet-admin';
 import type { AdminTransaction } from '../api/wallet-admin';
+import { loadOnOpen } from './admin-list';
 
 /** A completed transfer can be deleted (reversed); a reversal itself cannot. */
 function deletable(tx: AdminTransaction): boolean {
@@ -23,13 +24,21 @@ export function TransactionsSection() {
   const transactions = useQuery({
     queryKey: adminTransactionsQueryKey,
     queryFn: ({ signal }) => fetchAdminTransactions(signal),
-    refetchOnMount: 'always',
+    ...loadOnOpen,
   });
-  // Names for ids; the list still shows when this fails.
+  // Names for the ids on screen, looked up by id; the list still shows when this fails.
+  const partyIds = [
+    ...new Set(
+      (transactions.data ?? []).flatMap((tx) =>
+        [tx.from_user_id, tx.to_user_id].filter((id): id is string => id !== null),
+      ),
+    ),
+  ].sort();
   const users = useQuery({
-    queryKey: adminUsersQueryKey,
-    queryFn: ({ signal }) => fetchAdminUsers(signal),
-    refetchOnMount: 'always',
+    queryKey: [...adminUsersQueryKey, 'by-id', partyIds],
+    queryFn: ({ signal }) => fetchAdminUsersByIds(partyIds, signal),
+    enabled: partyIds.length > 0,
+    ...loadOnOpen,
   });
   const names = new Map(
     (users.data ?? []).map((user) => [user.id, user.email ?? user.phone ?? user.username]),

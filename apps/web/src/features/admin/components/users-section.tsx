@@ -1,21 +1,30 @@
+import { ADMIN_USERS_PAGE_SIZE_DEFAULT } from '@hasta/contracts/auth';
 import { COPY_CONFIRMATION_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'react-hot-toast';
 
 import { Modal } from '../../../components/modal';
-import { dangerButtonClass, disabledClass, secondaryButtonClass } from '../../../components/ui-classes';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { adminUsersQueryKey, fetchAdminUsers, resetUserPassword } from '../api/users';
-import type { AdminUserRow } from '../api/users';
+import {
+  dangerButtonClass,
+  disabledClass,
+  inputClass,
+  labelClass,
+  primaryButtonClass,
+  secondaryButtonClass,
+} from '../../../components/ui-classes';
+import { errorMessage } from '../../../lib/api-client';
+import { formatInr } from '../../../lib/money-format';
+import { adminUsersQueryKey, fetchAdminUsersPage, fetchAllAdminUsers, resetUserPassword } from '../api/users';
+import type { AdminUserRow, UsersPageRequest } from '../api/users';
+import { downloadCsv, USERS_CSV_FILE_NAME, usersCsv } from '../utils/users-csv';
+import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen } from './admin-list';
 
-const dateFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
-
-function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
-}
+const PAGE_SIZES = [10, 25, 50, 100] as const;
+const numberFormat = new Intl.NumberFormat('en-IN');
 
 /** A readable name for a user in dialogs: username, with the email or phone. */
 function describeUser(user: AdminUserRow): string {
@@ -23,20 +32,47 @@ function describeUser(user: AdminUserRow): string {
   return contact === null ? user.username : `${user.username} (${contact})`;
 }
 
+type Hand = 'left' | 'right';
+
+/** Spec §2.17: the palm page in admin mode, registering one hand of this user. */
+export function palmRegisterHref(user: AdminUserRow, hand: Hand): string {
+  const params = new URLSearchParams({ user_id: user.id });
+  if (user.email !== null) params.set('user_email', user.email);
+  params.set('admin_mode', 'true');
+  params.set('hand', hand);
+  return `/palm-register?${params.toString()}`;
+}
+
 /**
- * The Users section of the admin dashboard (spec §2.17): the list (admins excluded by the server) with a
- * per-user password reset. The rest of the Users tab arrives with the admin dashboard.
+ * The Users tab (spec §2.17): users (admins excluded by the server) searched and paged on the server, with
+ * their ledger balance and palm status, per-hand Register palm links, password reset and the CSV export.
  */
 export function UsersSection() {
   const headingId = useId();
+  const searchId = useId();
+  const hintId = useId();
+  const pageSizeId = useId();
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState('');
+  const [pageSize, setPageSize] = useState<number>(ADMIN_USERS_PAGE_SIZE_DEFAULT);
+  // The cursors of the pages after the first, in order: going back pops one.
+  const [cursors, setCursors] = useState<readonly string[]>([]);
+  const cursor = cursors.at(-1);
+  const request: UsersPageRequest = {
+    q: search,
+    // The default page size stays out of the URL.
+    ...(pageSize === ADMIN_USERS_PAGE_SIZE_DEFAULT ? {} : { limit: pageSize }),
+    ...(cursor === undefined ? {} : { cursor }),
+  };
   const users = useQuery({
-    queryKey: adminUsersQueryKey,
-    queryFn: ({ signal }) => fetchAdminUsers(signal),
-    refetchOnMount: 'always',
+    queryKey: [...adminUsersQueryKey, 'page', request],
+    queryFn: ({ signal }) => fetchAdminUsersPage(request, signal),
+    placeholderData: keepPreviousData,
+    ...loadOnOpen,
   });
+
   const [confirming, setConfirming] = useState<AdminUserRow | null>(null);
   const [result, setResult] = useState<{ user: AdminUserRow; temporaryPassword: string } | null>(null);
-
   const reset = useMutation({
     mutationFn: (user: AdminUserRow) => resetUserPassword(user.id),
     onSuccess: (answer, user) => {
@@ -52,29 +88,147 @@ export function UsersSection() {
     },
   });
 
+  const [exported, setExported] = useState<number | null>(null);
+  const exportCsv = useMutation({
+    mutationFn: () => fetchAllAdminUsers(search, setExported),
+    onMutate: () => setExported(0),
+    onSuccess: ({ users: all, complete }) => {
+      downloadCsv(usersCsv(all), USERS_CSV_FILE_NAME);
+      if (complete) toast.success(messages.usersExported);
+      else toast.error(messages.usersExportTruncated);
+    },
+    onError: (error) => {
+      toast.error(
+        `${messages.failedToExportUsersPrefix}${errorMessage(error, error instanceof Error ? error.message : messages.loginRequestFailed)}`,
+      );
+    },
+    onSettled: () => setExported(null),
+  });
+
+  const submitSearch = (event: FormEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    setSearch(draft.trim());
+    setCursors([]);
+  };
+  const clearSearch = (): void => {
+    setDraft('');
+    setSearch('');
+    setCursors([]);
+  };
+
+  const page = users.isSuccess ? users.data : undefined;
+  const firstRow = cursors.length * pageSize + 1;
+
   return (
-    <section aria-labelledby={headingId}>
-      <h2 id={headingId} className="text-2xl font-semibold text-slate-900">
-        Users
-      </h2>
-      <div className="mt-4">
-        {users.isPending ? <p className="text-slate-600">Loading users...</p> : null}
-        {users.isError ? (
-          <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
-            <p className="text-red-800">
-              <strong className="font-semibold">{messages.failedToLoadUsers}</strong>
-              {users.error instanceof ApiError ? `: ${users.error.message}` : null}
-            </p>
-            <button type="button" className={secondaryButtonClass} onClick={() => void users.refetch()}>
-              Retry
+    <AdminSection
+      headingId={headingId}
+      title="Users"
+      actions={
+        <button
+          type="button"
+          className={`${secondaryButtonClass} ${disabledClass}`}
+          disabled={exportCsv.isPending}
+          onClick={() => exportCsv.mutate()}
+        >
+          {exportCsv.isPending ? `Exporting... ${numberFormat.format(exported ?? 0)} users` : 'Export CSV'}
+        </button>
+      }
+    >
+      <form
+        role="search"
+        aria-label="User search"
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={submitSearch}
+      >
+        <div className="min-w-64 flex-1">
+          <label htmlFor={searchId} className={labelClass}>
+            Search users
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            className={inputClass}
+            value={draft}
+            maxLength={100}
+            autoComplete="off"
+            aria-describedby={hintId}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+        </div>
+        <button type="submit" className={primaryButtonClass}>
+          Search
+        </button>
+        {search === '' ? null : (
+          <button type="button" className={secondaryButtonClass} onClick={clearSearch}>
+            Clear search
+          </button>
+        )}
+        <div>
+          <label htmlFor={pageSizeId} className={labelClass}>
+            Rows per page
+          </label>
+          <select
+            id={pageSizeId}
+            className={inputClass}
+            value={pageSize}
+            onChange={(event) => {
+              setPageSize(Number(event.target.value));
+              setCursors([]);
+            }}
+          >
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </div>
+        <p id={hintId} className="w-full text-sm text-slate-600">
+          Name, email or phone. One or two characters match the start of a name or email; three or more match
+          anywhere. Export CSV saves every user the search matches.
+        </p>
+      </form>
+
+      <ListState
+        query={users}
+        loadingText="Loading users..."
+        failureText={messages.failedToLoadUsers}
+        emptyText={search === '' ? 'No users yet.' : `No users match “${search}”.`}
+        isEmpty={(data) => data.users.length === 0}
+      />
+
+      {page !== undefined && page.users.length > 0 ? (
+        <>
+          <p role="status" className="text-sm text-slate-700">
+            Showing {numberFormat.format(firstRow)}–{numberFormat.format(firstRow + page.users.length - 1)} of{' '}
+            {page.total_exact ? '' : 'more than '}
+            {numberFormat.format(page.total)} {page.total === 1 && page.total_exact ? 'user' : 'users'}
+            {search === '' ? '' : ` matching “${search}”`}
+          </p>
+          <UsersTable users={page.users} busy={users.isPlaceholderData} onReset={setConfirming} />
+          <nav aria-label="Users pages" className="flex flex-wrap gap-3">
+            <button
+              type="button"
+              className={`${secondaryButtonClass} ${disabledClass}`}
+              disabled={cursors.length === 0 || users.isPlaceholderData}
+              onClick={() => setCursors((stack) => stack.slice(0, -1))}
+            >
+              Previous page
             </button>
-          </div>
-        ) : null}
-        {users.isSuccess && users.data.length === 0 ? <p className="text-slate-600">No users yet.</p> : null}
-        {users.isSuccess && users.data.length > 0 ? (
-          <UsersTable users={users.data} onReset={setConfirming} />
-        ) : null}
-      </div>
+            <button
+              type="button"
+              className={`${secondaryButtonClass} ${disabledClass}`}
+              disabled={page.next_cursor === null || users.isPlaceholderData}
+              onClick={() => {
+                const next = page.next_cursor;
+                if (next !== null) setCursors((stack) => [...stack, next]);
+              }}
+            >
+              Next page
+            </button>
+          </nav>
+        </>
+      ) : null}
 
       <Modal open={confirming !== null} title="Reset password?" onClose={() => setConfirming(null)}>
         {confirming === null ? null : (
@@ -101,54 +255,89 @@ export function UsersSection() {
           <TemporaryPassword userLabel={describeUser(result.user)} password={result.temporaryPassword} />
         )}
       </Modal>
-    </section>
+    </AdminSection>
   );
 }
 
-function UsersTable({ users, onReset }: { users: AdminUserRow[]; onReset: (user: AdminUserRow) => void }) {
+const COLUMNS = [
+  'Name',
+  'Email',
+  'Phone',
+  'Balance',
+  'Role',
+  'Left Palm',
+  'Right Palm',
+  'Created',
+  'Actions',
+] as const;
+
+function UsersTable({
+  users,
+  busy,
+  onReset,
+}: {
+  users: readonly AdminUserRow[];
+  busy: boolean;
+  onReset: (user: AdminUserRow) => void;
+}) {
   return (
-    <div className="overflow-x-auto rounded-2xl border border-slate-200">
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-        <thead className="bg-slate-50 text-slate-700">
-          <tr>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Username
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Email
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Phone
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Role
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Created
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Actions
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200 bg-white">
-          {users.map((user) => (
-            <tr key={user.id}>
-              <td className="px-4 py-3 font-medium text-slate-900">{user.username}</td>
-              <td className="px-4 py-3 text-slate-700">{user.email ?? '—'}</td>
-              <td className="px-4 py-3 text-slate-700">{user.phone ?? '—'}</td>
-              <td className="px-4 py-3 text-slate-700">{user.role}</td>
-              <td className="px-4 py-3 text-slate-700">{formatDate(user.created_at)}</td>
-              <td className="px-4 py-3">
-                <button type="button" className={secondaryButtonClass} onClick={() => onReset(user)}>
-                  Reset password<span className="sr-only"> for {user.username}</span>
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <AdminTable columns={COLUMNS} busy={busy}>
+      {users.map((user) => (
+        <tr key={user.id}>
+          <td className={`${cellClass} font-medium text-slate-900`}>{user.username}</td>
+          <td className={`${cellClass} break-all`}>{user.email ?? '—'}</td>
+          <td className={`${cellClass} whitespace-nowrap`}>{user.phone ?? '—'}</td>
+          <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>
+            {formatInr(user.balance)}
+          </td>
+          <td className={cellClass}>{user.role}</td>
+          <td className={cellClass}>{user.left_palm_registered ? 'YES' : 'NO'}</td>
+          <td className={cellClass}>{user.right_palm_registered ? 'YES' : 'NO'}</td>
+          <td className={`${cellClass} whitespace-nowrap`}>{formatDate(user.created_at)}</td>
+          <td className="px-4 py-3">
+            <div className="flex flex-wrap gap-2">
+              <PalmActions user={user} />
+              <button type="button" className={secondaryButtonClass} onClick={() => onReset(user)}>
+                Reset password<span className="sr-only"> for {user.username}</span>
+              </button>
+            </div>
+          </td>
+        </tr>
+      ))}
+    </AdminTable>
+  );
+}
+
+/**
+ * Spec §2.17: a Register button for each hand without a palm; both shown disabled once both hands are
+ * registered.
+ */
+function PalmActions({ user }: { user: AdminUserRow }) {
+  const hands: Array<{ hand: Hand; label: string; registered: boolean }> = [
+    { hand: 'left', label: 'Register Left Palm', registered: user.left_palm_registered },
+    { hand: 'right', label: 'Register Right Palm', registered: user.right_palm_registered },
+  ];
+  const both = user.left_palm_registered && user.right_palm_registered;
+  return (
+    <>
+      {hands.map(({ hand, label, registered }) => {
+        if (both) {
+          return (
+            <button key={hand} type="button" className={`${secondaryButtonClass} ${disabledClass}`} disabled>
+              {label}
+              <span className="sr-only"> for {user.username}</span>
+            </button>
+          );
+        }
+        if (registered) return null;
+        return (
+          <Link key={hand} to={palmRegisterHref(user, hand)} className={secondaryButtonClass}>
+            {label}
+            <span className="sr-only"> for {user.username}</span>
+          </Link>
+        );
+      })}
+    </>
   );
 }
 

@@ -1,31 +1,52 @@
 import { useState } from 'react';
+import type { ComponentType } from 'react';
 
 import { Page } from '../../../components/page';
 import { Tabs } from '../../../components/tabs';
+import { ApplicantsSection } from '../components/applicants-section';
+import { InquiriesSection } from '../components/inquiries-section';
+import { KioskApplicationsSection } from '../components/kiosk-applications-section';
+import { MerchantsSection } from '../components/merchants-section';
 import { SendValueSection } from '../components/send-value-section';
 import { TransactionsSection } from '../components/transactions-section';
 import { UsersSection } from '../components/users-section';
+import { VendorRegistrationsSection } from '../components/vendor-registrations-section';
 
 const TABS = [
   { key: 'users', label: 'Users' },
   { key: 'send-value', label: 'Send Value' },
   { key: 'transactions', label: 'Transactions' },
+  { key: 'applicants', label: 'Applicants' },
+  { key: 'inquiries', label: 'Inquiries' },
+  { key: 'vendor-registrations', label: 'Vendor Registrations' },
+  { key: 'kiosk-applications', label: 'Kiosk Applications' },
+  { key: 'merchants', label: 'Merchants' },
 ] as const;
 type TabKey = (typeof TABS)[number]['key'];
 
-/** The admin dashboard (spec §2.17): each tab mounts, and so loads its list, every time it opens. */
+const SECTIONS: Record<TabKey, ComponentType> = {
+  users: UsersSection,
+  'send-value': SendValueSection,
+  transactions: TransactionsSection,
+  applicants: ApplicantsSection,
+  inquiries: InquiriesSection,
+  'vendor-registrations': VendorRegistrationsSection,
+  'kiosk-applications': KioskApplicationsSection,
+  merchants: MerchantsSection,
+};
+
+/** The admin dashboard (spec §2.17): only the open tab is mounted, so each loads its list when it opens. */
 export function AdminDashboardRoute() {
   const [tab, setTab] = useState<TabKey>('users');
+  const Section = SECTIONS[tab];
   return (
-    <Page title="Admin Dashboard" lead="Manage users, balances and transactions.">
+    <Page
+      title="Admin Dashboard"
+      lead="Manage users, balances and transactions, the public site's sign-ups, and merchants."
+    >
       <Tabs label="Admin sections" tabs={TABS} active={tab} onChange={setTab}>
-        {tab === 'users' ? <UsersSection /> : null}
-        {tab === 'send-value' ? <SendValueSection /> : null}
-        {tab === 'transactions' ? <TransactionsSection /> : null}
+        <Section key={tab} />
       </Tabs>
-      <p className="mt-10 max-w-3xl text-slate-600">
-        Applicants, Inquiries and Vendor Registrations will appear here in an upcoming update.
-      </p>
     </Page>
   );
 }

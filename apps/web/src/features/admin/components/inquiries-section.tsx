@@ -1,0 +1,42 @@
+import { messages } from '@hasta/contracts/messages';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+
+import { fetchInquiries, inquiriesQueryKey } from '../api/public-forms-admin';
+import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen } from './admin-list';
+
+const COLUMNS = ['Name', 'Email or phone', 'Role', 'Message', 'Received'] as const;
+
+/** Inquiries (spec §2.17): the contact page's general inquiries, read-only. */
+export function InquiriesSection() {
+  const headingId = useId();
+  const inquiries = useQuery({
+    queryKey: inquiriesQueryKey,
+    queryFn: ({ signal }) => fetchInquiries(signal),
+    ...loadOnOpen,
+  });
+  return (
+    <AdminSection headingId={headingId} title="Inquiries">
+      <ListState
+        query={inquiries}
+        loadingText="Loading inquiries..."
+        failureText={messages.failedToLoadInquiries}
+        emptyText="No inquiries yet."
+        isEmpty={(data) => data.length === 0}
+      />
+      {inquiries.isSuccess && inquiries.data.length > 0 ? (
+        <AdminTable columns={COLUMNS}>
+          {inquiries.data.map((inquiry) => (
+            <tr key={inquiry.id}>
+              <td className={`${cellClass} font-medium text-slate-900`}>{inquiry.name}</td>
+              <td className={`${cellClass} break-all`}>{inquiry.email_or_phone}</td>
+              <td className={cellClass}>{inquiry.role}</td>
+              <td className={`${cellClass} max-w-md whitespace-pre-line`}>{inquiry.message}</td>
+              <td className={`${cellClass} whitespace-nowrap`}>{formatDate(inquiry.created_at)}</td>
+            </tr>
+          ))}
+        </AdminTable>
+      ) : null}
+    </AdminSection>
+  );
+}

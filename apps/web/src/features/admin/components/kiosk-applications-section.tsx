@@ -1,0 +1,58 @@
+import { messages } from '@hasta/contracts/messages';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+
+import { fetchKioskApplications, kioskApplicationsQueryKey } from '../api/public-forms-admin';
+import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen } from './admin-list';
+
+const COLUMNS = [
+  'Name',
+  'Email',
+  'Phone',
+  'Address',
+  'Premises',
+  'Footfall',
+  'Power',
+  'Internet',
+  'Received',
+] as const;
+
+const yesNo = (value: boolean): string => (value ? 'Yes' : 'No');
+
+/** Kiosk applications: offers to host a kiosk from the home page's Host a kiosk form, read-only. */
+export function KioskApplicationsSection() {
+  const headingId = useId();
+  const applications = useQuery({
+    queryKey: kioskApplicationsQueryKey,
+    queryFn: ({ signal }) => fetchKioskApplications(signal),
+    ...loadOnOpen,
+  });
+  return (
+    <AdminSection headingId={headingId} title="Kiosk Applications">
+      <ListState
+        query={applications}
+        loadingText="Loading kiosk applications..."
+        failureText={messages.failedToLoadKioskApplications}
+        emptyText="No kiosk applications yet."
+        isEmpty={(data) => data.length === 0}
+      />
+      {applications.isSuccess && applications.data.length > 0 ? (
+        <AdminTable columns={COLUMNS}>
+          {applications.data.map((application) => (
+            <tr key={application.id}>
+              <td className={`${cellClass} font-medium text-slate-900`}>{application.name}</td>
+              <td className={`${cellClass} break-all`}>{application.email}</td>
+              <td className={`${cellClass} whitespace-nowrap`}>{application.phone}</td>
+              <td className={`${cellClass} max-w-xs`}>{application.address}</td>
+              <td className={cellClass}>{application.premises}</td>
+              <td className={cellClass}>{application.footfall}</td>
+              <td className={cellClass}>{yesNo(application.power)}</td>
+              <td className={cellClass}>{yesNo(application.internet)}</td>
+              <td className={`${cellClass} whitespace-nowrap`}>{formatDate(application.created_at)}</td>
+            </tr>
+          ))}
+        </AdminTable>
+      ) : null}
+    </AdminSection>
+  );
+}
