@@ -16,6 +16,7 @@ import { healthRoutes } from './routes/health';
 import { kioskRoutes } from './routes/kiosks';
 import { merchantRoutes } from './routes/merchant';
 import { publicFormRoutes } from './routes/public-forms';
+import { qrRoutes } from './routes/qr';
 import { walletRoutes } from './routes/wallet';
 
 declare module 'fastify' {
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(walletRoutes, { prefix: '/api' });
   await app.register(publicFormRoutes, { prefix: '/api' });
   await app.register(merchantRoutes, { prefix: '/api' });
+  await app.register(qrRoutes, { prefix: '/api' });
   if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes);
 
   await registerWebApp(app, env);

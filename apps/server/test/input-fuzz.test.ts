@@ -20,6 +20,8 @@ const POST_ENDPOINTS = [
   '/api/inquiry',
   '/api/vendor-registration',
   '/api/kiosk-applications',
+  '/api/qr/resolve',
+  '/api/merchant/qr-codes',
 ];
 
 const FIELDS = [
@@ -41,6 +43,8 @@ const FIELDS = [
   'newPassword',
   'originalPassword',
   'website',
+  'uri',
+  'label',
 ];
 
 describe(`input handling on ${testDatabaseKind}`, () => {

@@ -4,6 +4,30 @@ import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
 import { bearer, lastMessage, registerUser, uniqueEmail, signInAsAdmin } from './support/auth-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
+const SOME_ID = '00000000-0000-4000-8000-000000000000';
+
+/** Every merchant route of the API, with a body that would pass validation. */
+const MERCHANT_ROUTES = [
+  ['GET', '/api/merchant/summary', undefined],
+  ['GET', '/api/merchant/payments', undefined],
+  ['GET', '/api/merchant/settings', undefined],
+  [
+    'PUT',
+    '/api/merchant/settings',
+    { store_name: 'Taken', contact_email: null, contact_phone: null, notify_email: true, notify_sms: false },
+  ],
+  ['GET', '/api/merchant/bank-accounts', undefined],
+  [
+    'POST',
+    '/api/merchant/bank-accounts',
+    { holder_name: 'X', account_number: '123456789', ifsc: 'HDFC0001234' },
+  ],
+  ['GET', '/api/merchant/withdrawals', undefined],
+  ['POST', '/api/merchant/withdrawals', { amount: 1, bank_account_id: SOME_ID }],
+  ['GET', '/api/merchant/qr-codes', undefined],
+  ['POST', '/api/merchant/qr-codes', { amount: 10, label: 'Till' }],
+] as const;
+
 describe(`merchants on ${testDatabaseKind}`, () => {
   let test: TestApp;
   let adminToken: string;
@@ -117,6 +141,129 @@ describe(`merchants on ${testDatabaseKind}`, () => {
     }
   });
 
+  it.each(MERCHANT_ROUTES)(
+    '%s %s answers 401 to nobody and 403 to a user and an admin, changing nothing',
+    async (method, url, payload) => {
+      const { token: userToken } = await registerUser(test.app, test.database);
+      const request = (headers: Record<string, string>) =>
+        test.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+      const rowCounts = () =>
+        Promise.all(
+          (
+            ['merchant_bank_accounts', 'merchant_payouts', 'merchant_qr_codes', 'ledger_transfers'] as const
+          ).map(async (table) => (await test.database.db.selectFrom(table).select('id').execute()).length),
+        );
+      const before = await rowCounts();
+      expect((await request({})).statusCode).toBe(401);
+      for (const token of [userToken, adminToken]) {
+        const refused = await request(bearer(token));
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json().message).toBe(messages.merchantOnly);
+      }
+      expect(await rowCounts()).toEqual(before);
+      const stores = await test.database.db.selectFrom('merchants').select('store_name').execute();
+      expect(stores.map((store) => store.store_name)).not.toContain('Taken');
+    },
+  );
+
+  it('lists every route the API documents as a merchant route', async () => {
+    const spec = (await call('GET', '/api/openapi.json')).json<{
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    }>();
+    const documented = Object.entries(spec.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => operation.tags?.includes('merchant'))
+        .map(([method]) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, SOME_ID)}`),
+    );
+    expect(documented.sort()).toEqual(MERCHANT_ROUTES.map(([method, url]) => `${method} ${url}`).sort());
+  });
+
+  it("keeps one merchant out of another's store: bank accounts, withdrawals, codes, payments, settings", async () => {
+    const shop = await approvedMerchant();
+    const rival = await approvedMerchant();
+    await pay(shop.merchantId, 10_000n);
+    await pay(rival.merchantId, 10_000n);
+    const shopBank = (
+      await call('POST', '/api/merchant/bank-accounts', shop.token, {
+        holder_name: 'Lakshmi',
+        account_number: '123456789012',
+        ifsc: 'HDFC0001234',
+      })
+    ).json().bank_accounts[0].id as string;
+    await call('POST', '/api/merchant/qr-codes', shop.token, { label: 'Shop till' });
+    await call('POST', '/api/merchant/withdrawals', shop.token, { amount: 10, bank_account_id: shopBank });
+
+    // The rival names the shop's bank account: not theirs, so not found, and no money moves.
+    const stolen = await call('POST', '/api/merchant/withdrawals', rival.token, {
+      amount: 50,
+      bank_account_id: shopBank,
+    });
+    expect(stolen.statusCode).toBe(404);
+    expect(stolen.json().message).toBe(messages.bankAccountNotFound);
+    expect((await call('GET', '/api/merchant/summary', rival.token)).json().balance).toBe('100.00');
+
+    for (const [url, key] of [
+      ['/api/merchant/bank-accounts', 'bank_accounts'],
+      ['/api/merchant/withdrawals', 'withdrawals'],
+      ['/api/merchant/qr-codes', 'qr_codes'],
+    ] as const) {
+      expect((await call('GET', url, rival.token)).json()[key], url).toEqual([]);
+      expect((await call('GET', url, shop.token)).json()[key], url).toHaveLength(1);
+    }
+    expect((await call('GET', '/api/merchant/payments', rival.token)).json().payments).toHaveLength(1);
+
+    await call('PUT', '/api/merchant/settings', rival.token, {
+      store_name: 'Rival Store',
+      contact_email: null,
+      contact_phone: null,
+      notify_email: false,
+      notify_sms: false,
+    });
+    expect((await call('GET', '/api/merchant/settings', shop.token)).json().store_name).toBe('Chai Point');
+  });
+
+  it('answers bad input with 400, never 500', async () => {
+    const { token } = await approvedMerchant();
+    const bad: [string, string, unknown][] = [
+      ['PUT', '/api/merchant/settings', { store_name: '', contact_email: null, contact_phone: null }],
+      [
+        'PUT',
+        '/api/merchant/settings',
+        { store_name: 'x', contact_email: 'nope', contact_phone: null, notify_email: true, notify_sms: true },
+      ],
+      [
+        'PUT',
+        '/api/merchant/settings',
+        { store_name: 'x', contact_email: null, contact_phone: null, notify_email: 'yes', notify_sms: true },
+      ],
+      [
+        'POST',
+        '/api/merchant/bank-accounts',
+        { holder_name: 'X', account_number: '12ab', ifsc: 'HDFC0001234' },
+      ],
+      [
+        'POST',
+        '/api/merchant/bank-accounts',
+        { holder_name: 'X', account_number: '123456789', ifsc: 'HDFC1234' },
+      ],
+      ['POST', '/api/merchant/withdrawals', { amount: 1, bank_account_id: 'not-a-uuid' }],
+      ['POST', '/api/merchant/withdrawals', { amount: -1, bank_account_id: SOME_ID }],
+      ['POST', '/api/merchant/withdrawals', { amount: 1.234, bank_account_id: SOME_ID }],
+      ['POST', '/api/merchant/withdrawals', { amount: '1', bank_account_id: SOME_ID }],
+      ['POST', '/api/merchant/qr-codes', { amount: 'ten' }],
+      ['POST', '/api/merchant/qr-codes', []],
+    ];
+    for (const [method, url, payload] of bad) {
+      const response = await test.app.inject({
+        method: method as 'PUT' | 'POST',
+        url,
+        headers: bearer(token),
+        payload: payload as object,
+      });
+      expect(response.statusCode, `${method} ${url} ${JSON.stringify(payload)}: ${response.body}`).toBe(400);
+    }
+  });
+
   it('saves settings', async () => {
     const { token } = await approvedMerchant();
     const saved = await call('PUT', '/api/merchant/settings', token, {
@@ -134,7 +281,7 @@ describe(`merchants on ${testDatabaseKind}`, () => {
   });
 
   it('reserves a withdrawal until an admin settles or rejects it', async () => {
-    const { token, merchantId } = await approvedMerchant();
+    const { token, merchantId, email } = await approvedMerchant();
     await pay(merchantId, 20_000n);
     expect(
       (
@@ -179,6 +326,10 @@ describe(`merchants on ${testDatabaseKind}`, () => {
         .statusCode,
     ).toBe(400);
 
+    expect((await call('GET', '/api/merchant/summary', token)).json()).toMatchObject({
+      balance: '200.00',
+      available_balance: '30.00',
+    });
     const pending = (await call('GET', '/api/merchant/withdrawals', token)).json().withdrawals;
     expect(pending.map((w: { amount: string; status: string }) => [w.amount, w.status])).toEqual([
       ['50.00', 'pending'],
@@ -190,14 +341,34 @@ describe(`merchants on ${testDatabaseKind}`, () => {
     expect(
       (await call('POST', `/api/payouts/${pending[1].id}`, adminToken, { action: 'settle' })).json().message,
     ).toBe(messages.payoutSettled);
+    // The store's settings chose email notices (the default) to its contact email.
+    expect((await lastMessage(test.database, email)).body).toBe(
+      'Your withdrawal of Rs 120.00 from Chai Point was settled to your bank account.',
+    );
+    // Notices follow the saved choices: SMS only, to the store's contact phone.
+    await call('PUT', '/api/merchant/settings', token, {
+      store_name: 'Chai Point',
+      contact_email: email,
+      contact_phone: '+918040000001',
+      notify_email: false,
+      notify_sms: true,
+    });
     expect(
       (await call('POST', `/api/payouts/${pending[0].id}`, adminToken, { action: 'reject' })).json().message,
     ).toBe(messages.payoutRejected);
+    expect((await lastMessage(test.database, '+918040000001')).body).toBe(
+      'Your withdrawal of Rs 50.00 from Chai Point was rejected; the amount is back in your store balance.',
+    );
+    expect((await lastMessage(test.database, email)).body).toContain('was settled');
     expect(
       (await call('POST', `/api/payouts/${pending[0].id}`, adminToken, { action: 'settle' })).statusCode,
     ).toBe(409);
 
     const summary = (await call('GET', '/api/merchant/summary', token)).json();
-    expect(summary).toMatchObject({ balance: '80.00', total_withdrawals: '120.00' });
+    expect(summary).toMatchObject({
+      balance: '80.00',
+      available_balance: '80.00',
+      total_withdrawals: '120.00',
+    });
   });
 });

@@ -24,6 +24,8 @@ export const merchantListResponseSchema = z.object({ merchants: z.array(merchant
 export const merchantSummarySchema = z.object({
   store_name: z.string(),
   balance: z.string(),
+  /** The balance less what pending withdrawals hold: what a new withdrawal can take. */
+  available_balance: z.string(),
   total_sales: z.string(),
   total_transactions: z.number().int(),
   average_transaction: z.string(),
@@ -31,6 +33,8 @@ export const merchantSummarySchema = z.object({
   total_withdrawals: z.string(),
   total_customers: z.number().int(),
   total_qr_codes_generated: z.number().int(),
+  /** Scans of the store's codes by signed-in payers. */
+  total_qr_scans: z.number().int(),
   total_palm_scans: z.number().int(),
 });
 

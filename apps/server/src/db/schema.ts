@@ -48,6 +48,18 @@ export interface MerchantPayoutsTable {
   resolved_by: string | null;
 }
 
+export interface MerchantQrCodesTable {
+  id: Generated<string>;
+  merchant_id: string;
+  /** The printed code's `qr` id: random, unguessable, unique. */
+  token: string;
+  amount_paise: bigint | null;
+  label: string | null;
+  scans: ColumnType<number, number | undefined, number>;
+  last_scanned_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface KiosksTable {
   id: Generated<string>;
   name: string;
@@ -191,9 +203,60 @@ export interface KioskApplicationsTable {
   created_at: Timestamp;
 }
 
+export interface TlogOutboxTable {
+  id: Generated<bigint>;
+  type: string;
+  ref_id: string;
+  user_id: string | null;
+  at: Generated<Date>;
+}
+
+export interface TlogEntriesTable {
+  idx: ColumnType<bigint, bigint | number, never>;
+  entry: string;
+  leaf_hash: string;
+  type: string;
+  ref_id: string;
+  user_id: string | null;
+  sealed_record: Uint8Array;
+  created_at: Generated<Date>;
+}
+
+export interface TlogNodesTable {
+  level: number;
+  idx: ColumnType<bigint, bigint | number, never>;
+  hash: Uint8Array;
+}
+
+export interface TlogCheckpointsTable {
+  tree_size: ColumnType<bigint, bigint | number, never>;
+  root: Uint8Array;
+  note: string;
+  created_at: Generated<Date>;
+}
+
+export interface UserDataKeysTable {
+  user_id: string;
+  wrapped_key: Uint8Array | null;
+  destroyed_at: Date | null;
+}
+
+export interface TlogSettingsTable {
+  id: number;
+  signer_key: string;
+  secret: string;
+}
+
 export interface Schema {
+  tlog_outbox: TlogOutboxTable;
+  tlog_entries: TlogEntriesTable;
+  tlog_nodes: TlogNodesTable;
+  tlog_checkpoints: TlogCheckpointsTable;
+  user_data_keys: UserDataKeysTable;
+  tlog_settings: TlogSettingsTable;
   merchant_bank_accounts: MerchantBankAccountsTable;
   merchant_payouts: MerchantPayoutsTable;
+  merchant_qr_codes: MerchantQrCodesTable;
   applicants: ApplicantsTable;
   inquiries: InquiriesTable;
   vendor_registrations: VendorRegistrationsTable;

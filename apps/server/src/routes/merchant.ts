@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { messages } from '@hasta/contracts/messages';
 import {
   approveVendorRequestSchema,
@@ -13,14 +14,21 @@ import {
   withdrawalRequestSchema,
 } from '@hasta/contracts/merchant';
 import { successResponseSchema } from '@hasta/contracts/auth';
+import {
+  createQrCodeRequestSchema,
+  formatPaymentUri,
+  payeeNameForUri,
+  qrCodeListSchema,
+  qrCodeResponseSchema,
+} from '@hasta/contracts/qr';
 import { paiseToRupeesText, rupeesNumberToPaise } from '@hasta/ledger/money';
-import { LedgerError } from '@hasta/ledger/rules';
+import { DEFAULT_LIMITS, LedgerError } from '@hasta/ledger/rules';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
 import { isUniqueViolation } from '../auth/users';
-import type { MerchantsTable } from '../db/schema';
+import type { MerchantQrCodesTable, MerchantsTable } from '../db/schema';
 import { Ledger, SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf } from '../ledger/queries';
 import { AppError } from '../lib/app-error';
@@ -31,6 +39,10 @@ import { requireAdmin, requireUser } from '../plugins/auth';
 /** Payouts wait for an admin; a week before the reservation lapses. */
 const PAYOUT_TIMEOUT_MS = 7 * 24 * 60 * 60_000;
 const LIST_LIMIT = 500;
+/** A store keeps at most this many codes, so its list is always whole. */
+const MAX_QR_CODES = LIST_LIMIT;
+/** 16 random bytes: a printed code's id cannot be guessed from another's. */
+const QR_TOKEN_BYTES = 16;
 
 type MerchantRow = Selectable<MerchantsTable>;
 
@@ -42,6 +54,23 @@ const toMerchant = (row: MerchantRow) => ({
   contact_phone: row.contact_phone,
   created_at: row.created_at.toISOString(),
 });
+
+/** A store code as its merchant sees it, with the URI it prints (named with the store's current name). */
+function toQrCode(row: Selectable<MerchantQrCodesTable>, storeName: string) {
+  return {
+    id: row.id,
+    uri: formatPaymentUri({
+      payee: { kind: 'store', id: row.merchant_id },
+      payee_name: payeeNameForUri(storeName),
+      ...(row.amount_paise === null ? {} : { amount_paise: row.amount_paise }),
+      qr: row.token,
+    }),
+    label: row.label,
+    amount: row.amount_paise === null ? null : paiseToRupeesText(row.amount_paise),
+    scans: row.scans,
+    created_at: row.created_at.toISOString(),
+  };
+}
 
 export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
@@ -187,14 +216,20 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('merchant_id', '=', merchant.id)
         .where('status', '=', 'settled')
         .executeTakeFirstOrThrow();
-      const qrCodes = await sql<{
-        count: string;
-      }>`SELECT count(*)::text AS count FROM merchant_qr_codes WHERE merchant_id = ${merchant.id}`.execute(
-        db,
-      );
+      const qrCodes = await db
+        .selectFrom('merchant_qr_codes')
+        .select((eb) => [
+          eb.fn.countAll<string>().as('count'),
+          eb.fn.coalesce(eb.fn.sum<string>('scans'), sql<string>`0`).as('scans'),
+        ])
+        .where('merchant_id', '=', merchant.id)
+        .executeTakeFirstOrThrow();
       return {
         store_name: merchant.store_name,
         balance: paiseToRupeesText(account.creditsPosted - account.debitsPosted),
+        available_balance: paiseToRupeesText(
+          account.creditsPosted - account.debitsPosted - account.debitsPending,
+        ),
         total_sales: paiseToRupeesText(sales),
         total_transactions: completed.length,
         average_transaction: paiseToRupeesText(
@@ -203,7 +238,8 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         success_rate: attempts === 0 ? 0 : Math.round((completed.length / attempts) * 1000) / 10,
         total_withdrawals: paiseToRupeesText(BigInt(withdrawals.total)),
         total_customers: new Set(completed.map((view) => view.debit_account_id)).size,
-        total_qr_codes_generated: Number(qrCodes.rows[0]?.count ?? 0),
+        total_qr_codes_generated: Number(qrCodes.count),
+        total_qr_scans: Number(qrCodes.scans),
         total_palm_scans: incoming.filter((view) => view.kind === 'payment').length,
       };
     },
@@ -273,6 +309,76 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         .returning(['store_name', 'contact_email', 'contact_phone', 'notify_email', 'notify_sms'])
         .executeTakeFirstOrThrow();
       return saved;
+    },
+  );
+
+  app.get(
+    '/merchant/qr-codes',
+    {
+      schema: {
+        tags,
+        summary: 'The store’s payment QR codes, newest first, with how often each was scanned',
+        response: { 200: qrCodeListSchema },
+      },
+    },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      const rows = await db
+        .selectFrom('merchant_qr_codes')
+        .selectAll()
+        .where('merchant_id', '=', merchant.id)
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .limit(LIST_LIMIT)
+        .execute();
+      return { qr_codes: rows.map((row) => toQrCode(row, merchant.store_name)) };
+    },
+  );
+
+  app.post(
+    '/merchant/qr-codes',
+    {
+      schema: {
+        tags,
+        summary:
+          'Generate a payment QR code for the store (hasta://pay URI), optionally for a fixed amount, with a label',
+        body: createQrCodeRequestSchema,
+        response: { 200: qrCodeResponseSchema },
+      },
+    },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      let amountPaise: bigint | null = null;
+      if (request.body.amount !== undefined) {
+        amountPaise = rupeesNumberToPaise(request.body.amount);
+        if (amountPaise === null) throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
+        if (amountPaise <= 0n) throw AppError.of('BAD_REQUEST', 'amountPositive');
+        // A code no wallet could ever pay in one go is refused now rather than at the till.
+        if (amountPaise > DEFAULT_LIMITS.maxBalancePaise)
+          throw AppError.of('BAD_REQUEST', 'balanceLimitExceeded');
+      }
+      const label = request.body.label === undefined || request.body.label === '' ? null : request.body.label;
+      const row = await db.transaction().execute(async (trx) => {
+        // The store row is locked so two requests cannot both pass the count.
+        await trx.selectFrom('merchants').select('id').where('id', '=', merchant.id).forUpdate().execute();
+        const { count } = await trx
+          .selectFrom('merchant_qr_codes')
+          .select((eb) => eb.fn.countAll<string>().as('count'))
+          .where('merchant_id', '=', merchant.id)
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= MAX_QR_CODES) throw AppError.of('CONFLICT', 'qrLimitReached');
+        return trx
+          .insertInto('merchant_qr_codes')
+          .values({
+            merchant_id: merchant.id,
+            token: randomBytes(QR_TOKEN_BYTES).toString('base64url'),
+            amount_paise: amountPaise,
+            label,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
+      return { message: messages.qrCreated, qr_code: toQrCode(row, merchant.store_name) };
     },
   );
 
@@ -372,6 +478,9 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const merchant = await requireMerchant(request);
+      // The amount is input: checked before anything is looked up.
+      const amountPaise = rupeesNumberToPaise(request.body.amount);
+      if (amountPaise === null) throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
       const bank = await db
         .selectFrom('merchant_bank_accounts')
         .select('id')
@@ -379,8 +488,6 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('merchant_id', '=', merchant.id)
         .executeTakeFirst();
       if (!bank) throw AppError.of('NOT_FOUND', 'bankAccountNotFound');
-      const amountPaise = rupeesNumberToPaise(request.body.amount);
-      if (amountPaise === null) throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
       const key = (request.headers as Record<string, string | undefined>)['idempotency-key'];
       try {
         await ledger.transfer({
@@ -416,6 +523,37 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
       return { success: true as const, message: messages.withdrawalRequested };
     },
   );
+
+  /**
+   * Tells the store about a settled or rejected withdrawal on the channels its settings chose. The decision is
+   * already in the ledger: a message that cannot be sent is logged, never a failed decision.
+   */
+  async function notifyPayoutDecision(merchantId: string, amountPaise: bigint, settled: boolean) {
+    const store = await db
+      .selectFrom('merchants')
+      .selectAll()
+      .where('id', '=', merchantId)
+      .executeTakeFirst();
+    if (!store) return;
+    const body = settled
+      ? `Your withdrawal of Rs ${paiseToRupeesText(amountPaise)} from ${store.store_name} was settled to your bank account.`
+      : `Your withdrawal of Rs ${paiseToRupeesText(amountPaise)} from ${store.store_name} was rejected; the amount is back in your store balance.`;
+    const sends: Promise<void>[] = [];
+    if (store.notify_email && store.contact_email)
+      sends.push(
+        app.messenger.send({
+          channel: 'email',
+          to: store.contact_email,
+          subject: settled ? 'Withdrawal settled' : 'Withdrawal rejected',
+          body,
+        }),
+      );
+    if (store.notify_sms && store.contact_phone)
+      sends.push(app.messenger.send({ channel: 'sms', to: store.contact_phone, body }));
+    for (const result of await Promise.allSettled(sends)) {
+      if (result.status === 'rejected') app.log.warn({ err: result.reason }, 'payout notice not sent');
+    }
+  }
 
   app.get(
     '/payouts',
@@ -474,6 +612,7 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('id', '=', payout.id)
         .where('status', '=', 'pending')
         .execute();
+      await notifyPayoutDecision(payout.merchant_id, payout.amount_paise, action === 'post');
       return {
         success: true as const,
         message: action === 'post' ? messages.payoutSettled : messages.payoutRejected,
