@@ -92,6 +92,27 @@ export default tseslint.config(
     },
   },
   {
+    // The transparency log also runs in the browser (the /verify page): Node only in *-node.ts, the CLI and tests.
+    files: ['packages/tlog/src/**/*.ts'],
+    ignores: [
+      'packages/tlog/src/**/*-node.ts',
+      'packages/tlog/src/cli-*.ts',
+      'packages/tlog/src/**/*.test.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['react', 'react-*', 'fastify', '@fastify/*'], message: 'Packages are framework-free.' },
+            { group: ['node:*'], message: 'Browser code: put Node-only code in a *-node.ts file.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname', 'global'],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
