@@ -4,6 +4,7 @@ import type { Database } from './db/database';
 import type { Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
 import { Ledger } from './ledger/ledger';
+import { loadLogKeys, TransparencyLog } from './tlog/transparency-log';
 import type { Messenger } from './messaging/messenger';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/error-handler';
@@ -14,6 +15,7 @@ import { authRoutes } from './routes/auth';
 import { devOutboxRoutes } from './routes/dev-outbox';
 import { healthRoutes } from './routes/health';
 import { kioskRoutes } from './routes/kiosks';
+import { logRoutes } from './routes/log';
 import { merchantRoutes } from './routes/merchant';
 import { publicFormRoutes } from './routes/public-forms';
 import { qrRoutes } from './routes/qr';
@@ -27,6 +29,8 @@ declare module 'fastify' {
     /** The one ledger of this process (it caches account ids) and its group-commit path for transfers. */
     ledger: Ledger;
     transferBatcher: TransferBatcher;
+    /** The verifiable log of payments and consent (decision 009). */
+    transparencyLog: TransparencyLog;
   }
 }
 
@@ -77,6 +81,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }),
   );
 
+  const transparencyLog = new TransparencyLog(
+    deps.database.db,
+    await loadLogKeys(deps.database.db, env),
+  );
+  await transparencyLog.init();
+  app.decorate('transparencyLog', transparencyLog);
+  if (env.LOG_SEQUENCE_INTERVAL_MS > 0) transparencyLog.start(env.LOG_SEQUENCE_INTERVAL_MS);
+  app.addHook('onClose', () => transparencyLog.stop());
+
   registerErrorHandling(app);
   await registerSecurity(app, env);
   registerAuth(app);
@@ -86,6 +99,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(kioskRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(walletRoutes, { prefix: '/api' });
+  await app.register(logRoutes, { prefix: '/api' });
   await app.register(publicFormRoutes, { prefix: '/api' });
   await app.register(merchantRoutes, { prefix: '/api' });
   await app.register(qrRoutes, { prefix: '/api' });

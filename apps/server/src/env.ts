@@ -43,6 +43,16 @@ export const envSchema = z
     SMS_GATEWAY_API_KEY: optionalText,
     SMS_SENDER_ID: z.string().default('HASTAP'),
     SMS_DLT_TEMPLATE_ID: optionalText,
+    // The verifiable log: its Ed25519 signer key (C2SP note format, "PRIVATE+KEY+<name>+<id>+<key>") and the
+    // secret behind its pseudonymous subjects and users' data keys. Required in production; made once and
+    // kept in the database elsewhere.
+    LOG_SIGNING_KEY: optionalText.refine(
+      (value) => value === undefined || value.startsWith('PRIVATE+KEY+'),
+      'must be a signed-note signer key (PRIVATE+KEY+…)',
+    ),
+    LOG_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** How often the log appends waiting events and signs a checkpoint; 0 turns the background round off. */
+    LOG_SEQUENCE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
   })
   .superRefine((env, ctx) => {
     if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
@@ -60,6 +70,10 @@ export const envSchema = z
     }
     if (env.NODE_ENV === 'production' && env.SMTP_HOST === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_HOST'], message: 'is required in production' });
+    }
+    for (const key of ['LOG_SIGNING_KEY', 'LOG_SECRET'] as const) {
+      if (env.NODE_ENV === 'production' && env[key] === undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
     if (env.NODE_ENV === 'production' && env.SMS_GATEWAY_URL === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SMS_GATEWAY_URL'], message: 'is required in production' });

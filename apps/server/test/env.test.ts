@@ -29,11 +29,12 @@ describe('environment', () => {
     [{ PORT: '70000' }, /PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a postgres/],
     [{ SEED_DEMO: 'maybe' }, /SEED_DEMO/],
+    [{ LOG_SIGNING_KEY: 'not-a-key' }, /LOG_SIGNING_KEY must be a signed-note signer key/],
     [{ ADMIN_EMAIL: 'root@hasta.in' }, /ADMIN_EMAIL and ADMIN_PASSWORD must be set together/],
     [{ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'longenough' }, /ADMIN_EMAIL/],
     [
       { NODE_ENV: 'production' },
-      /COOKIE_SECRET is required in production.*PUBLIC_URL.*SMTP_HOST.*SMS_GATEWAY_URL/,
+      /COOKIE_SECRET is required in production.*PUBLIC_URL.*SMTP_HOST.*LOG_SIGNING_KEY.*LOG_SECRET.*SMS_GATEWAY_URL/,
     ],
   ])('refuses %j with one clear line', (source, pattern) => {
     let error: unknown;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxResponseSchema } from '@hasta/contracts/outbox';
 import { hashPassword } from '../src/lib/password';
 import { buildTestApp, type TestApp } from './support/test-app';
+import { generateNoteKeys } from '@hasta/tlog/note';
 
 describe('the dev outbox outside production', () => {
   let test: TestApp;
@@ -64,6 +65,8 @@ describe('the dev outbox in production', () => {
         PUBLIC_URL: 'https://hasta.example',
         SMTP_HOST: '127.0.0.1',
         SMS_GATEWAY_URL: 'http://127.0.0.1:9/sms',
+        LOG_SIGNING_KEY: generateNoteKeys('hasta.example/log').signerKey,
+        LOG_SECRET: 'b'.repeat(40),
       },
     });
   });

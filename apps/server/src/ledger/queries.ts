@@ -18,6 +18,8 @@ export interface TransferView {
   to_email: string | null;
   resolution: 'post' | 'void' | null;
   reversed: boolean;
+  /** The transfer's entry in the verifiable log (hex leaf hash); null until it is sequenced. */
+  log_entry?: string | null;
 }
 
 export type TransferStatus = TransactionRecord['status'];
@@ -44,7 +46,8 @@ export async function listTransfers(
            du.id AS from_user_id, COALESCE(du.email, du.phone) AS from_email,
            cu.id AS to_user_id, ca.merchant_id AS to_merchant_id, COALESCE(cu.email, cu.phone, cm.contact_email) AS to_email,
            (SELECT r.phase FROM ledger_transfers r WHERE r.pending_id = t.id) AS resolution,
-           EXISTS (SELECT 1 FROM ledger_transfers v WHERE v.reverses_id = t.id) AS reversed
+           EXISTS (SELECT 1 FROM ledger_transfers v WHERE v.reverses_id = t.id) AS reversed,
+           (SELECT e.leaf_hash FROM tlog_entries e WHERE e.ref_id = t.id ORDER BY e.idx LIMIT 1) AS log_entry
     FROM ledger_transfers t
     JOIN ledger_accounts da ON da.id = t.debit_account_id
     LEFT JOIN users du ON du.id = da.user_id
@@ -69,7 +72,9 @@ export function toTransactionRecord(view: TransferView, accountId: string): Tran
     direction: view.credit_account_id === accountId ? 'received' : 'sent',
     from_user_email: view.from_email ?? (view.kind === 'issuance' ? 'Hasta' : null),
     to_user_email: view.to_email,
-    blockchain_tx: null,
+    // The payment's entry in the verifiable log (its receipt: /api/receipts/{transaction id}); the chain
+    // transaction once the log is anchored is on the receipt.
+    blockchain_tx: view.log_entry ?? null,
     hand_hash: null,
   };
 }

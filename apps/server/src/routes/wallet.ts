@@ -16,10 +16,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { AuthContext, UserRow } from '../auth/sessions';
+import type { AuthContext } from '../auth/sessions';
 import { findUserByIdentifier } from '../auth/users';
 import { AppError } from '../lib/app-error';
-import { TtlCache } from '../lib/ttl-cache';
 import { VerificationMissingError } from '../ledger/batcher';
 import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf, toTransactionRecord } from '../ledger/queries';
@@ -27,8 +26,6 @@ import { requireAdmin, requireUser, requireUserRecheckedInTransaction } from '..
 
 const TRANSFER_VERIFICATION_TTL_MS = 5 * 60_000;
 const HISTORY_LIMIT = 200;
-const RECEIVER_CACHE_TTL_MS = 60_000;
-const RECEIVER_CACHE_SIZE = 50_000;
 const DASHBOARD_HISTORY_LIMIT = 50;
 const ADMIN_LIST_LIMIT = 500;
 
@@ -81,15 +78,16 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
   const batcher = app.transferBatcher;
   const tags = ['wallet'];
 
-  // An address names one user for good (addresses are unique and never reassigned), so a found receiver is
-  // remembered for a while; an unknown address is always asked again.
-  const receivers = new TtlCache<UserRow>(RECEIVER_CACHE_TTL_MS, RECEIVER_CACHE_SIZE);
+  /** The user an address names, with their store when they are a merchant: one query, never cached. */
   async function findReceiver(identifier: string) {
-    const cached = receivers.get(identifier);
-    if (cached) return cached;
-    const found = await findUserByIdentifier(db, identifier);
-    if (found) receivers.set(identifier, found);
-    return found;
+    const user = await findUserByIdentifier(db, identifier);
+    if (!user || user.role !== 'merchant') return user && { user, store: undefined };
+    const store = await db
+      .selectFrom('merchants')
+      .select(['id', 'contact_email'])
+      .where('owner_user_id', '=', user.id)
+      .executeTakeFirst();
+    return { user, store };
   }
 
   async function userOrNotFound(userId: string) {
@@ -189,19 +187,12 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       if (phone !== undefined && phone === auth.user.phone) throw AppError.of('BAD_REQUEST', 'selfSendPhone');
       const amountPaise = paiseOf(request.body.amount);
 
-      const receiver = await findReceiver((email ?? phone)!);
-      if (!receiver) throw AppError.of('NOT_FOUND', 'receiverNotFound');
+      const found = await findReceiver((email ?? phone)!);
+      if (!found) throw AppError.of('NOT_FOUND', 'receiverNotFound');
+      const { user: receiver, store } = found;
       if (receiver.id === auth.user.id)
         throw AppError.of('BAD_REQUEST', email ? 'selfSendEmail' : 'selfSendPhone');
       // Money sent to a merchant's address goes to their store: its sales, its withdrawals.
-      const store =
-        receiver.role === 'merchant'
-          ? await db
-              .selectFrom('merchants')
-              .select(['id', 'contact_email'])
-              .where('owner_user_id', '=', receiver.id)
-              .executeTakeFirst()
-          : undefined;
       const [from, to] = [
         await ledger.ensureUserAccount(auth.user.id),
         store ? await ledger.ensureMerchantAccount(store.id) : await ledger.ensureUserAccount(receiver.id),

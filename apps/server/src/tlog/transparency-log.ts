@@ -1,0 +1,366 @@
+import { randomBytes } from 'node:crypto';
+import { CheckpointSigner } from '@hasta/tlog/checkpoint';
+import type { JsonValue } from '@hasta/tlog/canonical-json';
+import { bytesToHex } from '@hasta/tlog/encoding';
+import { createEntry, encodeEntry, newSalt, type EntryType } from '@hasta/tlog/entry';
+import { leafHash } from '@hasta/tlog/hashing';
+import { AsyncMerkleLog } from '@hasta/tlog/merkle-log';
+import { generateNoteKeys, parseSignerKey } from '@hasta/tlog/note';
+import { createReceipt, type Receipt } from '@hasta/tlog/receipt';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Schema } from '../db/schema';
+import type { Env } from '../env';
+import { DATA_KEY_BYTES, deriveKey, open, seal } from './sealing';
+import { SqlSubtreeStore } from './sql-subtree-store';
+
+/** Any fixed number: one sequencer appends at a time, across processes. */
+const SEQUENCER_LOCK_KEY = 7_340_022;
+/** Most events appended (and one checkpoint signed) per round. */
+export const MAX_ENTRIES_PER_ROUND = 2_000;
+const DEFAULT_INTERVAL_MS = 1_000;
+
+export interface LogKeys {
+  origin: string;
+  signerKey: string;
+  verifierKey: string;
+  /** HMAC key of the entries' pseudonymous subjects. */
+  subjectSecret: Uint8Array;
+  /** Wraps each user's data key. */
+  wrapKey: Uint8Array;
+}
+
+/**
+ * The log's keys: LOG_SIGNING_KEY and LOG_SECRET from the environment (required in production), otherwise
+ * made once and kept in the database, so checkpoints stay verifiable across restarts.
+ */
+export async function loadLogKeys(db: Kysely<Schema>, env: Env): Promise<LogKeys> {
+  let signerKey = env.LOG_SIGNING_KEY;
+  let secret = env.LOG_SECRET;
+  if (signerKey === undefined || secret === undefined) {
+    const host = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).host : 'hasta.local';
+    await db
+      .insertInto('tlog_settings')
+      .values({
+        id: 1,
+        signer_key: generateNoteKeys(`${host}/log`).signerKey,
+        secret: randomBytes(32).toString('hex'),
+      })
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .execute();
+    const stored = await db.selectFrom('tlog_settings').selectAll().executeTakeFirstOrThrow();
+    signerKey ??= stored.signer_key;
+    secret ??= stored.secret;
+  }
+  const signer = parseSignerKey(signerKey);
+  return {
+    origin: signer.name,
+    signerKey,
+    verifierKey: signer.verifierKey,
+    subjectSecret: deriveKey(secret, 'tlog subject'),
+    wrapKey: deriveKey(secret, 'user data key wrap'),
+  };
+}
+
+interface OutboxRow {
+  id: bigint;
+  type: string;
+  ref_id: string;
+  user_id: string | null;
+  at: Date;
+}
+
+interface PreparedEntry {
+  type: EntryType;
+  refId: string;
+  userId: string | null;
+  text: string;
+  leaf: Uint8Array;
+  sealed: Buffer;
+}
+
+export interface SignedCheckpoint {
+  size: number;
+  root: Uint8Array;
+  note: string;
+}
+
+/**
+ * The server's side of the log: events wait in `tlog_outbox` (written in the same transaction as what they
+ * record), and a sequencer appends them in rounds — one transaction per round that claims the events, builds
+ * their entries (pseudonymous subject, type, minute, commitment), seals each record and salt under its
+ * user's data key, appends the leaves, stores the new subtree hashes and signs one checkpoint, consistent
+ * with the last one or not at all.
+ */
+export class TransparencyLog {
+  #timer: NodeJS.Timeout | undefined;
+  #round: Promise<number> = Promise.resolve(0);
+
+  constructor(
+    private readonly db: Kysely<Schema>,
+    readonly keys: LogKeys,
+  ) {}
+
+  /** Signs the empty tree once, so there is always a checkpoint to read. */
+  async init(): Promise<void> {
+    if (!(await this.latestCheckpoint())) await this.sequence();
+  }
+
+  start(intervalMs = DEFAULT_INTERVAL_MS): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => {
+      void this.sequence().catch(() => undefined);
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#round.catch(() => undefined);
+  }
+
+  /** Appends everything waiting (in rounds); for tests and shutdown. */
+  async flush(): Promise<void> {
+    for (let round = 0; round < 1_000; round += 1) {
+      if ((await this.sequence()) < MAX_ENTRIES_PER_ROUND) return;
+    }
+  }
+
+  /** One round; returns how many entries it appended. Rounds of one process never overlap. */
+  sequence(): Promise<number> {
+    const run = this.#round.catch(() => 0).then(() => this.#sequenceRound());
+    this.#round = run;
+    return run;
+  }
+
+  async #sequenceRound(): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK_KEY})`.execute(trx);
+      const last = await latestCheckpointIn(trx);
+      const claimed = await sql<OutboxRow>`
+        DELETE FROM tlog_outbox WHERE id IN (
+          SELECT id FROM tlog_outbox ORDER BY id LIMIT ${MAX_ENTRIES_PER_ROUND} FOR UPDATE SKIP LOCKED)
+        RETURNING id, type, ref_id, user_id, at`.execute(trx);
+      if (claimed.rows.length === 0 && last) return 0;
+      const events = [...claimed.rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+      const prepared = await this.#prepare(trx, events);
+
+      const sizeRow = await sql<{ size: bigint }>`
+        SELECT COALESCE(MAX(idx) + 1, 0)::int8 AS size FROM tlog_entries`.execute(trx);
+      const size = Number(sizeRow.rows[0]!.size);
+      if (last && last.size !== size)
+        throw new Error(`log has ${size} entries, last checkpoint ${last.size}`);
+      const log = await AsyncMerkleLog.open(new SqlSubtreeStore(trx), size);
+      if (prepared.length > 0) {
+        await log.appendLeafHashes(prepared.map((entry) => entry.leaf));
+        await sql`
+          INSERT INTO tlog_entries (idx, entry, leaf_hash, type, ref_id, user_id, sealed_record)
+          SELECT idx, entry, leaf_hash, type, ref_id, user_id, decode(sealed, 'hex')
+          FROM unnest(${prepared.map((_, i) => String(size + i))}::int8[], ${prepared.map((e) => e.text)}::text[],
+                      ${prepared.map((e) => bytesToHex(e.leaf))}::text[], ${prepared.map((e) => e.type)}::text[],
+                      ${prepared.map((e) => e.refId)}::uuid[], ${prepared.map((e) => e.userId)}::uuid[],
+                      ${prepared.map((e) => e.sealed.toString('hex'))}::text[])
+               AS v(idx, entry, leaf_hash, type, ref_id, user_id, sealed)`.execute(trx);
+      }
+      const newSize = log.size;
+      const root = await log.root();
+      const signer = new CheckpointSigner({ signer: this.keys.signerKey, last: last ?? null });
+      const proof = last && last.size < newSize ? await log.consistencyProof(last.size, newSize) : [];
+      const note = signer.sign({ size: newSize, root }, proof);
+      if (!last || last.size !== newSize) {
+        await trx
+          .insertInto('tlog_checkpoints')
+          .values({ tree_size: newSize, root: Buffer.from(root), note })
+          .execute();
+      }
+      return prepared.length;
+    });
+  }
+
+  /** Entries for the claimed events, in order, each record sealed under its subject's data key. */
+  async #prepare(trx: Transaction<Schema>, events: OutboxRow[]): Promise<PreparedEntry[]> {
+    const paymentIds = events.filter((e) => e.type === 'payment').map((e) => e.ref_id);
+    const transfers = new Map<string, TransferFacts>();
+    if (paymentIds.length > 0) {
+      const rows = await sql<TransferFacts>`
+        SELECT t.id, t.amount_paise::text AS amount_paise, t.kind, t.phase, t.created_at, t.pending_id,
+               t.reverses_id, t.debit_account_id, t.credit_account_id,
+               COALESCE(da.user_id, dm.owner_user_id) AS debit_user_id,
+               COALESCE(ca.user_id, cm.owner_user_id) AS credit_user_id
+        FROM ledger_transfers t
+        JOIN ledger_accounts da ON da.id = t.debit_account_id
+        LEFT JOIN merchants dm ON dm.id = da.merchant_id
+        JOIN ledger_accounts ca ON ca.id = t.credit_account_id
+        LEFT JOIN merchants cm ON cm.id = ca.merchant_id
+        WHERE t.id = ANY(${paymentIds}::uuid[])`.execute(trx);
+      for (const row of rows.rows) transfers.set(row.id, row);
+    }
+    const subjects = events.map((event) => {
+      if (event.type !== 'payment') return event.user_id;
+      const transfer = transfers.get(event.ref_id);
+      if (!transfer) throw new Error(`transfer ${event.ref_id} of a log event is missing`);
+      return transfer.debit_user_id ?? transfer.credit_user_id;
+    });
+    const keys = await this.#dataKeys(trx, [...new Set(subjects.filter((s): s is string => s !== null))]);
+
+    return events.map((event, i) => {
+      const userId = subjects[i] ?? null;
+      const type = event.type as EntryType;
+      const transfer = transfers.get(event.ref_id);
+      const record: JsonValue = transfer
+        ? {
+            transfer_id: transfer.id,
+            kind: transfer.kind,
+            phase: transfer.phase,
+            amount_paise: transfer.amount_paise,
+            debit_account_id: transfer.debit_account_id,
+            credit_account_id: transfer.credit_account_id,
+            pending_id: transfer.pending_id,
+            reverses_id: transfer.reverses_id,
+            at: new Date(transfer.created_at).toISOString(),
+          }
+        : { event: type, ref_id: event.ref_id, at: event.at.toISOString() };
+      const salt = newSalt();
+      const entry = createEntry({
+        serverSecret: this.keys.subjectSecret,
+        // Events without a person (none today) get the log's own subject.
+        userId: userId ?? 'hasta',
+        type,
+        at: transfer ? new Date(transfer.created_at) : event.at,
+        record,
+        salt,
+      });
+      const text = encodeEntry(entry);
+      const plaintext = Buffer.from(JSON.stringify({ record, salt: Buffer.from(salt).toString('base64') }));
+      // A record of an erased user is sealed under a key nobody keeps.
+      const key = (userId && keys.get(userId)) || randomBytes(DATA_KEY_BYTES);
+      return {
+        type,
+        refId: event.ref_id,
+        userId,
+        text,
+        leaf: leafHash(new TextEncoder().encode(text)),
+        sealed: seal(key, plaintext, `tlog record ${event.ref_id}`),
+      };
+    });
+  }
+
+  /** Each user's data key, made on first use; erased users have none (absent from the map). */
+  async #dataKeys(trx: Transaction<Schema>, userIds: string[]): Promise<Map<string, Uint8Array>> {
+    const keys = new Map<string, Uint8Array>();
+    if (userIds.length === 0) return keys;
+    const fresh = userIds.map((userId) => ({
+      userId,
+      wrapped: seal(this.keys.wrapKey, randomBytes(DATA_KEY_BYTES), `data key ${userId}`),
+    }));
+    await sql`
+      INSERT INTO user_data_keys (user_id, wrapped_key)
+      SELECT user_id, decode(wrapped, 'hex')
+      FROM unnest(${fresh.map((f) => f.userId)}::uuid[], ${fresh.map((f) => f.wrapped.toString('hex'))}::text[]) AS v(user_id, wrapped)
+      ON CONFLICT (user_id) DO NOTHING`.execute(trx);
+    const rows = await trx
+      .selectFrom('user_data_keys')
+      .select(['user_id', 'wrapped_key'])
+      .where('user_id', 'in', userIds)
+      .execute();
+    for (const row of rows) {
+      if (row.wrapped_key === null) continue;
+      const key = open(this.keys.wrapKey, row.wrapped_key, `data key ${row.user_id}`);
+      if (!key) throw new Error(`the data key of user ${row.user_id} does not open with the server's key`);
+      keys.set(row.user_id, key);
+    }
+    return keys;
+  }
+
+  latestCheckpoint(): Promise<SignedCheckpoint | undefined> {
+    return latestCheckpointIn(this.db);
+  }
+
+  /** The receipt of the newest entry about `refId` (a transfer or consent event), against the latest checkpoint. */
+  async receiptFor(refId: string): Promise<Receipt | undefined> {
+    const entry = await this.db
+      .selectFrom('tlog_entries')
+      .select(['idx', 'entry'])
+      .where('ref_id', '=', refId)
+      .orderBy('idx', 'desc')
+      .executeTakeFirst();
+    const checkpoint = await this.latestCheckpoint();
+    if (!entry || !checkpoint || checkpoint.size <= Number(entry.idx)) return undefined;
+    const log = await AsyncMerkleLog.open(new SqlSubtreeStore(this.db), checkpoint.size);
+    return createReceipt({
+      origin: this.keys.origin,
+      index: Number(entry.idx),
+      treeSize: checkpoint.size,
+      entry: entry.entry,
+      inclusionProof: await log.inclusionProof(Number(entry.idx), checkpoint.size),
+      checkpoint: checkpoint.note,
+      anchor: null,
+      verifierKey: this.keys.verifierKey,
+    });
+  }
+
+  /** Proofs against the latest checkpoint's tree (sizes beyond it are refused by the caller). */
+  async inclusionProof(index: number, size: number): Promise<Uint8Array[]> {
+    const log = await AsyncMerkleLog.open(new SqlSubtreeStore(this.db), size);
+    return log.inclusionProof(index, size);
+  }
+
+  async consistencyProof(first: number, second: number): Promise<Uint8Array[]> {
+    const log = await AsyncMerkleLog.open(new SqlSubtreeStore(this.db), second);
+    return log.consistencyProof(first, second);
+  }
+
+  /** A user's own record and salt behind an entry's commitment; null once their key is destroyed. */
+  async openRecord(idx: number): Promise<{ record: JsonValue; salt: string } | null> {
+    const row = await this.db
+      .selectFrom('tlog_entries')
+      .leftJoin('user_data_keys', 'user_data_keys.user_id', 'tlog_entries.user_id')
+      .select([
+        'tlog_entries.ref_id',
+        'tlog_entries.sealed_record',
+        'user_data_keys.wrapped_key',
+        'tlog_entries.user_id',
+      ])
+      .where('tlog_entries.idx', '=', BigInt(idx))
+      .executeTakeFirst();
+    if (!row?.wrapped_key || !row.user_id) return null;
+    const key = open(this.keys.wrapKey, row.wrapped_key, `data key ${row.user_id}`);
+    const plaintext = key && open(key, row.sealed_record, `tlog record ${row.ref_id}`);
+    return plaintext ? (JSON.parse(plaintext.toString('utf8')) as { record: JsonValue; salt: string }) : null;
+  }
+
+  /** Crypto-shredding: destroys the user's data key, so their records can never be opened again. */
+  async destroyDataKey(userId: string): Promise<void> {
+    await this.db
+      .insertInto('user_data_keys')
+      .values({ user_id: userId, wrapped_key: null, destroyed_at: new Date() })
+      .onConflict((conflict) =>
+        conflict.column('user_id').doUpdateSet({ wrapped_key: null, destroyed_at: new Date() }),
+      )
+      .execute();
+  }
+}
+
+interface TransferFacts {
+  id: string;
+  amount_paise: string;
+  kind: string;
+  phase: string;
+  created_at: Date;
+  pending_id: string | null;
+  reverses_id: string | null;
+  debit_account_id: string;
+  credit_account_id: string;
+  debit_user_id: string | null;
+  credit_user_id: string | null;
+}
+
+async function latestCheckpointIn(db: Kysely<Schema>): Promise<SignedCheckpoint | undefined> {
+  const row = await db
+    .selectFrom('tlog_checkpoints')
+    .select(['tree_size', 'root', 'note'])
+    .orderBy('tree_size', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { size: Number(row.tree_size), root: new Uint8Array(row.root), note: row.note } : undefined;
+}
