@@ -104,7 +104,10 @@ async function load(job: LoadJob): Promise<LoadResult> {
   return JSON.parse(stdout) as LoadResult;
 }
 
-/** Every sender gets enough fresh verifications for its share of the run, written in one statement. */
+/**
+ * Every sender gets enough fresh verifications for its share of the next run, written in one statement just
+ * before it (a verification lasts 5 minutes).
+ */
 async function verify(database: Database, senders: Sender[], perSender: number): Promise<void> {
   await sql`
     INSERT INTO verifications (token_hash, identifier, purpose, session_id, expires_at)
@@ -186,15 +189,13 @@ async function bench(name: string, database: Database): Promise<void> {
   }
   const openCount = OPEN_RATE_PER_S * OPEN_DURATION_S;
   const warmUpCount = Math.max(senders.length, HTTP_TRANSFERS / 2);
-  await verify(
-    database,
-    senders,
-    Math.ceil((warmUpCount + (HTTP_TRANSFERS + openCount) * 2) / senders.length) + 3,
-  );
-
+  const loadVerified = async (job: LoadJob) => {
+    await verify(database, senders, Math.ceil(job.requests.length / senders.length) + 1);
+    return load(job);
+  };
   // Warm-up, so the figures are the steady state (sessions and receivers looked up once, code compiled), not
   // the first minute after a start.
-  await load({
+  await loadVerified({
     port,
     mode: 'closed',
     concurrency: CONCURRENCY,
@@ -208,7 +209,7 @@ async function bench(name: string, database: Database): Promise<void> {
   for (const hot of process.env.BENCH_HOT_FIRST ? [true, false] : [false, true]) {
     const traffic = hot ? 'hot merchant 50%' : 'uniform';
     const raw = await rawSqlRate(database, accounts, merchant, hot);
-    const closed = await load({
+    const closed = await loadVerified({
       port,
       mode: 'closed',
       concurrency: CONCURRENCY,
@@ -217,7 +218,7 @@ async function bench(name: string, database: Database): Promise<void> {
       duration_s: 0,
       requests: transferRequests(senders, merchantEmail, hot, HTTP_TRANSFERS),
     });
-    const open = await load({
+    const open = await loadVerified({
       port,
       mode: 'open',
       concurrency: CONCURRENCY,
