@@ -91,6 +91,8 @@ test.describe('login', () => {
 
   test('axe: no violations in the choose, password and code modes', async ({ page }) => {
     await page.goto('/login');
+    // The page's code loads after the document (route-level splitting): check it once it is there.
+    await expect(page.getByRole('heading', { level: 1, name: 'Login to Hasta' })).toBeVisible();
     expect(await axeViolations(page), 'choose').toEqual([]);
     await page.getByRole('button', { name: 'Login with Password' }).click();
     await expect(modeHeading(page, 'Log in with your password')).toBeVisible();

@@ -1,3 +1,4 @@
+import { PUBLIC_PAGE_PATHS } from '@hasta/contracts/site-pages';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 
@@ -60,12 +61,18 @@ test.describe('accessibility of the public site (axe-core)', () => {
     await expectNoViolations(page, 'Host a kiosk dialog with an error shown');
   });
 
-  test('the Hindi pages', async ({ page }) => {
-    await page.addInitScript(() => window.localStorage.setItem('language', 'hi'));
-    for (const path of ['/', '/technology', '/features', '/demo', '/contact', '/applicants-register']) {
-      await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      await expectNoViolations(page, `${path} in Hindi`);
+  test.describe('in Hindi', () => {
+    test.beforeEach(async ({ page }) => {
+      await page.addInitScript(() => window.localStorage.setItem('language', 'hi'));
+    });
+
+    for (const path of PUBLIC_PAGE_PATHS) {
+      test(`${path}`, async ({ page }) => {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
+        await expectNoViolations(page, `${path} in Hindi`);
+      });
     }
   });
 });

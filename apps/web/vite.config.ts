@@ -16,16 +16,18 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // .vite/manifest.json maps each module to its chunk: `npm run bench:web` reads it to weigh the first load.
+    manifest: true,
     rolldownOptions: {
       output: {
-        // Libraries change less often than the app: separate chunks stay cached across releases.
+        // React and the router change less often than the app: their own chunk stays cached across releases.
+        // Other libraries are not grouped, so each one loads with the pages that use it (route-level code
+        // splitting): a catch-all vendor chunk would put every page's libraries on the first load.
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            { name: 'motion', test: /node_modules[\\/](motion|framer-motion|motion-dom|motion-utils)[\\/]/ },
             // Only the kiosk locator needs the map.
             { name: 'leaflet', test: /node_modules[\\/]leaflet[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },
       },

@@ -19,6 +19,7 @@ import { logRoutes } from './routes/log';
 import { merchantRoutes } from './routes/merchant';
 import { publicFormRoutes } from './routes/public-forms';
 import { qrRoutes } from './routes/qr';
+import { siteMapRoutes } from './routes/site-map';
 import { walletRoutes } from './routes/wallet';
 
 declare module 'fastify' {
@@ -81,10 +82,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }),
   );
 
-  const transparencyLog = new TransparencyLog(
-    deps.database.db,
-    await loadLogKeys(deps.database.db, env),
-  );
+  const transparencyLog = new TransparencyLog(deps.database.db, await loadLogKeys(deps.database.db, env));
   await transparencyLog.init();
   app.decorate('transparencyLog', transparencyLog);
   if (env.LOG_SEQUENCE_INTERVAL_MS > 0) transparencyLog.start(env.LOG_SEQUENCE_INTERVAL_MS);
@@ -103,6 +101,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(publicFormRoutes, { prefix: '/api' });
   await app.register(merchantRoutes, { prefix: '/api' });
   await app.register(qrRoutes, { prefix: '/api' });
+  await app.register(siteMapRoutes);
   if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes);
 
   await registerWebApp(app, env);

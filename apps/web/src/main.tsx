@@ -1,7 +1,7 @@
 // Must stay the first import: it configures zod before any schema module runs.
 import './lib/zod-config';
-// Before the first render: translations are bundled and ready synchronously.
-import './lib/i18n';
+// Before the app's modules: sets up translations (English is bundled; see startI18n below).
+import { startI18n } from './lib/i18n';
 import './index.css';
 
 import { StrictMode } from 'react';
@@ -16,8 +16,11 @@ purgeStaleAuthEntries();
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html must contain <div id="root">');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The first render waits for the remembered language's texts (English is bundled; Hindi is one small chunk).
+void startI18n().then(() => {
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

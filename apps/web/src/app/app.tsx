@@ -1,12 +1,8 @@
 import { RouterProvider } from 'react-router/dom';
 
-import { AppProvider } from './provider';
 import { router } from './router';
 
+/** The query client is not provided here but per page (see router.tsx), to keep it off the first load. */
 export function App() {
-  return (
-    <AppProvider>
-      <RouterProvider router={router} />
-    </AppProvider>
-  );
+  return <RouterProvider router={router} />;
 }

@@ -1,67 +1,195 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
+import type { RouteObject } from 'react-router';
 
-import { AdminDashboardRoute } from '../features/admin/routes/admin-dashboard';
-import { LoginRoute } from '../features/auth/routes/login';
-import { RegisterRoute } from '../features/auth/routes/register';
-import { ContactRoute } from '../features/marketing/routes/contact';
-import { DemoRoute } from '../features/marketing/routes/demo';
-import { FeaturesRoute } from '../features/marketing/routes/features';
-import { HomeRoute } from '../features/marketing/routes/home';
-import { PrivacyRoute } from '../features/marketing/routes/privacy';
-import { TechnologyRoute } from '../features/marketing/routes/technology';
-import { TermsRoute } from '../features/marketing/routes/terms';
-import { WaitlistRoute } from '../features/marketing/routes/waitlist';
-import { StoreDashboardRoute } from '../features/merchant/routes/store-dashboard';
-import { PalmRegisterRoute } from '../features/palm/routes/palm-register';
-import { HistoryRoute } from '../features/wallet/routes/history';
-import { QrScanRoute } from '../features/wallet/routes/qr-scan';
-import { ReceiveRoute } from '../features/wallet/routes/receive';
-import { TransferRoute } from '../features/wallet/routes/transfer';
-import { UserDashboardRoute } from '../features/wallet/routes/user-dashboard';
+import type { PageKey } from '../components/document-meta';
+import { loadPageNamespaces } from '../lib/i18n';
+import type { Namespace } from '../lib/i18n-resources';
 import { RootLayout } from './root-layout';
-import { RequireAdmin, RequireUser } from './route-guards';
-import { NotFoundRoute } from './routes/not-found';
+import type { RouteHandle } from './route-meta';
 import { RouteError } from './routes/route-error';
+
+type LoadRoute = () => Promise<{ Component: ComponentType }>;
+
+interface PageOptions {
+  /** The page's own texts beyond the shell's (locales/<language>/<namespace>.ts). */
+  namespaces?: readonly Namespace[];
+  /**
+   * Whether the page gets the query client (TanStack Query), loaded with it; true unless the page fetches
+   * nothing when it opens. The home page does not: its first load stays within its budget
+   * (`npm run bench:web`), and its dialogs bring the client with them when opened.
+   */
+  queries?: boolean;
+}
+
+/**
+ * A page whose code and texts load when it is first visited (route-level code splitting): the first load
+ * carries the shell and the page at hand, not the whole app. The router waits for them before it shows the
+ * page.
+ */
+function page(path: string, key: PageKey, load: LoadRoute, options: PageOptions = {}): RouteObject {
+  const { namespaces = [], queries = true } = options;
+  const handle: RouteHandle = { page: key };
+  return {
+    path,
+    handle,
+    lazy: async () => {
+      const [{ Component }, data] = await Promise.all([
+        load(),
+        queries ? import('../components/query-provider') : null,
+        loadPageNamespaces(namespaces),
+      ]);
+      if (data === null) return { Component };
+      const { QueryProvider } = data;
+      return {
+        Component: () => (
+          <QueryProvider>
+            <Component />
+          </QueryProvider>
+        ),
+      };
+    },
+  };
+}
 
 /** The route table of spec §2.1 (plus /privacy and /terms). `/dev/outbox` belongs to the server. */
 export const router = createBrowserRouter([
   {
     element: <RootLayout />,
     errorElement: <RouteError />,
+    // The first page's module is loading: the static document shows until it is ready.
+    HydrateFallback: () => null,
     children: [
-      { path: '/', element: <HomeRoute /> },
-      { path: '/technology', element: <TechnologyRoute /> },
-      { path: '/features', element: <FeaturesRoute /> },
-      { path: '/demo', element: <DemoRoute /> },
-      { path: '/contact', element: <ContactRoute /> },
-      { path: '/login', element: <LoginRoute /> },
-      { path: '/register', element: <RegisterRoute /> },
-      { path: '/applicants-register', element: <WaitlistRoute /> },
-      {
-        path: '/user-dashboard',
-        element: (
-          <RequireUser>
-            <UserDashboardRoute />
-          </RequireUser>
-        ),
-      },
-      {
-        path: '/admin',
-        element: (
-          <RequireAdmin>
-            <AdminDashboardRoute />
-          </RequireAdmin>
-        ),
-      },
-      { path: '/store-dashboard', element: <StoreDashboardRoute /> },
-      { path: '/palm-register', element: <PalmRegisterRoute /> },
-      { path: '/transfer', element: <TransferRoute /> },
-      { path: '/receive', element: <ReceiveRoute /> },
-      { path: '/history', element: <HistoryRoute /> },
-      { path: '/qr-scan', element: <QrScanRoute /> },
-      { path: '/privacy', element: <PrivacyRoute /> },
-      { path: '/terms', element: <TermsRoute /> },
-      { path: '*', element: <NotFoundRoute /> },
+      page(
+        '/',
+        'home',
+        async () => ({
+          Component: (await import('../features/marketing/routes/home')).HomeRoute,
+        }),
+        { namespaces: ['home', 'marketing'], queries: false },
+      ),
+      page(
+        '/technology',
+        'technology',
+        async () => ({
+          Component: (await import('../features/marketing/routes/technology')).TechnologyRoute,
+        }),
+        { namespaces: ['technology', 'marketing'] },
+      ),
+      page(
+        '/features',
+        'features',
+        async () => ({
+          Component: (await import('../features/marketing/routes/features')).FeaturesRoute,
+        }),
+        { namespaces: ['features', 'marketing'] },
+      ),
+      page(
+        '/demo',
+        'demo',
+        async () => ({
+          Component: (await import('../features/marketing/routes/demo')).DemoRoute,
+        }),
+        { namespaces: ['demo', 'marketing'] },
+      ),
+      page(
+        '/contact',
+        'contact',
+        async () => ({
+          Component: (await import('../features/marketing/routes/contact')).ContactRoute,
+        }),
+        { namespaces: ['contact', 'marketing'] },
+      ),
+      page('/login', 'login', async () => ({
+        Component: (await import('../features/auth/routes/login')).LoginRoute,
+      })),
+      page('/register', 'register', async () => ({
+        Component: (await import('../features/auth/routes/register')).RegisterRoute,
+      })),
+      page(
+        '/applicants-register',
+        'waitlist',
+        async () => ({
+          Component: (await import('../features/marketing/routes/waitlist')).WaitlistRoute,
+        }),
+        { namespaces: ['waitlist', 'marketing'] },
+      ),
+      page('/user-dashboard', 'userDashboard', async () => {
+        const [{ RequireUser }, { UserDashboardRoute }] = await Promise.all([
+          import('./route-guards'),
+          import('../features/wallet/routes/user-dashboard'),
+        ]);
+        return {
+          Component: () => (
+            <RequireUser>
+              <UserDashboardRoute />
+            </RequireUser>
+          ),
+        };
+      }),
+      page('/admin', 'admin', async () => {
+        const [{ RequireAdmin }, { AdminDashboardRoute }] = await Promise.all([
+          import('./route-guards'),
+          import('../features/admin/routes/admin-dashboard'),
+        ]);
+        return {
+          Component: () => (
+            <RequireAdmin>
+              <AdminDashboardRoute />
+            </RequireAdmin>
+          ),
+        };
+      }),
+      page('/store-dashboard', 'storeDashboard', async () => {
+        const [{ RequireMerchant }, { NotAMerchantRoute, StoreDashboardRoute }] = await Promise.all([
+          import('./route-guards'),
+          import('../features/merchant/routes/store-dashboard'),
+        ]);
+        return {
+          Component: () => (
+            <RequireMerchant notMerchant={<NotAMerchantRoute />}>
+              <StoreDashboardRoute />
+            </RequireMerchant>
+          ),
+        };
+      }),
+      page('/palm-register', 'palmRegister', async () => ({
+        Component: (await import('../features/palm/routes/palm-register')).PalmRegisterRoute,
+      })),
+      page('/transfer', 'transfer', async () => ({
+        Component: (await import('../features/wallet/routes/transfer')).TransferRoute,
+      })),
+      page('/receive', 'receive', async () => ({
+        Component: (await import('../features/wallet/routes/receive')).ReceiveRoute,
+      })),
+      page('/history', 'history', async () => ({
+        Component: (await import('../features/wallet/routes/history')).HistoryRoute,
+      })),
+      page('/verify', 'verify', async () => ({
+        Component: (await import('../features/receipts/routes/verify')).VerifyRoute,
+      })),
+      page('/qr-scan', 'qrScan', async () => ({
+        Component: (await import('../features/wallet/routes/qr-scan')).QrScanRoute,
+      })),
+      page(
+        '/privacy',
+        'privacy',
+        async () => ({
+          Component: (await import('../features/marketing/routes/privacy')).PrivacyRoute,
+        }),
+        { namespaces: ['legal'] },
+      ),
+      page(
+        '/terms',
+        'terms',
+        async () => ({
+          Component: (await import('../features/marketing/routes/terms')).TermsRoute,
+        }),
+        { namespaces: ['legal'] },
+      ),
+      page('*', 'notFound', async () => ({
+        Component: (await import('./routes/not-found')).NotFoundRoute,
+      })),
     ],
   },
 ]);

@@ -1,9 +1,7 @@
 import type { ReactNode } from 'react';
 
-import { useDocumentTitle } from './document-title';
-
 interface PageProps {
-  /** The page's one h1, also used for the tab title. */
+  /** The page's one h1 (the tab title comes from the route: see app/route-meta.tsx). */
   title: string;
   lead?: ReactNode;
   children?: ReactNode;
@@ -11,7 +9,6 @@ interface PageProps {
 
 /** The standard frame of an inner page: one h1, an optional lead paragraph, then content. */
 export function Page({ title, lead, children }: PageProps) {
-  useDocumentTitle(title);
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-12 sm:px-6 lg:px-8 lg:py-16">
       <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{title}</h1>

@@ -3,25 +3,15 @@ import type { ErrorCode } from '@hasta/contracts/errors';
 import { messages } from '@hasta/contracts/messages';
 import type { z } from 'zod';
 
+import { ApiError } from './api-error';
+
 /** The single API client: same-origin JSON over fetch; the session rides in an httpOnly cookie. */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Server error codes, plus the client's own for answers that never arrived or made no sense. */
-export type ApiErrorCode = ErrorCode | 'SERVER_NOT_RESPONDING' | 'NETWORK_UNAVAILABLE' | 'INVALID_RESPONSE';
-
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  /** HTTP status; 0 when no answer arrived. */
-  readonly status: number;
-  readonly code: ApiErrorCode;
-
-  constructor(status: number, code: ApiErrorCode, message: string, options?: { cause: unknown }) {
-    super(message, options);
-    this.status = status;
-    this.code = code;
-  }
-}
+// Where callers have always found them.
+export { ApiError };
+export type { ApiErrorCode } from './api-error';
 
 export interface ApiRequestOptions<T> {
   method?: HttpMethod;

@@ -5,6 +5,7 @@ import {
   USER_STORAGE_KEY,
   clearLogin,
   isAdmin,
+  isMerchant,
   parseStoredUser,
   purgeStaleAuthEntries,
   readStoredUser,
@@ -36,6 +37,7 @@ describe('parseStoredUser', () => {
   it('reads a user record and coerces is_admin to a boolean', () => {
     expect(parseStoredUser(JSON.stringify({ ...asha, is_admin: 'true', extra: 1 }))).toEqual({
       ...asha,
+      role: null,
       is_admin: true,
     });
     expect(parseStoredUser(JSON.stringify({ id: 7 }))).toEqual({
@@ -43,9 +45,18 @@ describe('parseStoredUser', () => {
       email: null,
       phone: null,
       username: null,
+      role: null,
       is_admin: false,
     });
     expect(parseStoredUser(JSON.stringify({ ...asha, is_admin: 'yes' }))?.is_admin).toBe(false);
+  });
+
+  it('keeps the role for navigation, and reads an unknown role as none', () => {
+    const merchant = parseStoredUser(JSON.stringify({ ...asha, role: 'merchant' }));
+    expect(merchant?.role).toBe('merchant');
+    expect(isMerchant(merchant)).toBe(true);
+    expect(parseStoredUser(JSON.stringify({ ...asha, role: 'owner' }))?.role).toBeNull();
+    expect(isMerchant(null)).toBe(false);
   });
 
   it.each([null, 'undefined', 'null', '{not json', '"text"', '[]', '{}', '{"id":""}'])(
@@ -83,8 +94,9 @@ describe('login storage', () => {
     storeLogin({ ...asha, is_admin: true }, storage);
     const user = readStoredUser(storage);
 
-    expect(user).toEqual({ ...asha, is_admin: true });
+    expect(user).toEqual({ ...asha, role: null, is_admin: true });
     expect(isAdmin(user)).toBe(true);
+    expect(isMerchant(user)).toBe(false);
 
     clearLogin(storage);
     expect(storage.dump()).toEqual({});

@@ -1,5 +1,4 @@
 import { useMemo, useSyncExternalStore } from 'react';
-import { z } from 'zod';
 
 /**
  * The locally stored login (spec §3, §4): the app is "logged in" when a valid `user` entry exists.
@@ -15,25 +14,59 @@ const AUTH_CHANGE_EVENT = 'hasta:auth-change';
 /** Stored values that mean "nothing" (spec §2.1): removed on start. */
 const EMPTY_MARKERS: ReadonlySet<string> = new Set(['undefined', 'null']);
 
-const optionalText = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? null);
+const ROLES = ['user', 'merchant', 'admin'] as const;
+export type StoredRole = (typeof ROLES)[number];
 
-const storedUserSchema = z.object({
-  id: z.union([z.string().min(1), z.number().int()]),
-  email: optionalText,
-  phone: optionalText,
-  username: optionalText,
-  // Coerced to a boolean (spec §3): only an explicit true-ish value grants admin.
-  is_admin: z
-    .unknown()
-    .optional()
-    .transform((value) => value === true || value === 'true' || value === 1),
-});
+/** A stored user record, as the app reads it. */
+export interface StoredUser {
+  id: string | number;
+  email: string | null;
+  phone: string | null;
+  username: string | null;
+  /** The server's role, for navigation only (the server checks every call). Older entries have none. */
+  role: StoredRole | null;
+  /** Coerced to a boolean (spec §3): only an explicit true-ish value grants admin. */
+  is_admin: boolean;
+}
 
-export type StoredUser = z.infer<typeof storedUserSchema>;
-export type StoredUserInput = z.input<typeof storedUserSchema>;
+/** What may be stored: the server's public user record (extra fields are dropped). */
+export interface StoredUserInput {
+  id: string | number;
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+  username?: string | null | undefined;
+  role?: unknown;
+  is_admin?: unknown;
+}
+
+const INVALID = Symbol('invalid');
+
+/** Absent and null are "none"; any other non-text makes the record invalid. */
+function optionalText(value: unknown): string | null | typeof INVALID {
+  if (value === undefined || value === null) return null;
+  return typeof value === 'string' ? value : INVALID;
+}
+
+function isUserId(value: unknown): value is string | number {
+  return (typeof value === 'string' && value.length > 0) || Number.isSafeInteger(value);
+}
+
+/**
+ * Checks and normalises a user record by hand rather than with zod: the navigation bar reads it on every
+ * page, and the schema library is kept off the first load. Anything that is not a user record is null.
+ */
+function toStoredUser(value: unknown): StoredUser | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const record = value as Record<string, unknown>;
+  const id = record['id'];
+  const email = optionalText(record['email']);
+  const phone = optionalText(record['phone']);
+  const username = optionalText(record['username']);
+  if (!isUserId(id) || email === INVALID || phone === INVALID || username === INVALID) return null;
+  const role = ROLES.find((known) => known === record['role']) ?? null;
+  const admin = record['is_admin'];
+  return { id, email, phone, username, role, is_admin: admin === true || admin === 'true' || admin === 1 };
+}
 
 /** The subset of `Storage` used here, so tests can pass a fake. */
 export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -71,8 +104,7 @@ export function parseStoredUser(raw: string | null): StoredUser | null {
   } catch {
     return null;
   }
-  const result = storedUserSchema.safeParse(json);
-  return result.success ? result.data : null;
+  return toStoredUser(json);
 }
 
 /**
@@ -100,13 +132,19 @@ export function isAdmin(user: StoredUser | null): boolean {
   return user?.is_admin === true;
 }
 
+/** A merchant account, by the stored role (the store dashboard's navigation guard). */
+export function isMerchant(user: StoredUser | null): boolean {
+  return user?.role === 'merchant';
+}
+
 function announceAuthChange(): void {
   if (typeof window !== 'undefined') window.dispatchEvent(new Event(AUTH_CHANGE_EVENT));
 }
 
 /** Records a successful login. `user` must be the server's public user record, never a token. */
 export function storeLogin(user: StoredUserInput, storage: KeyValueStorage | null = browserStorage()): void {
-  const parsed = storedUserSchema.parse(user);
+  const parsed = toStoredUser(user);
+  if (parsed === null) throw new TypeError('storeLogin needs a user record with an id');
   storage?.setItem(USER_STORAGE_KEY, JSON.stringify(parsed));
   announceAuthChange();
 }

@@ -1,7 +1,18 @@
 import { comingSoonTitle, messages } from '@hasta/contracts/messages';
 import { describe, expect, it } from 'vitest';
 
-import { LANGUAGES, isLanguage, localeOf, resources } from './i18n-resources';
+import {
+  LANGUAGES,
+  NAMESPACES,
+  SHELL_NAMESPACES,
+  englishShellResources,
+  isLanguage,
+  loadAllResources,
+  loadNamespace,
+  localeOf,
+} from './i18n-resources';
+
+const resources = { en: await loadAllResources('en'), hi: await loadAllResources('hi') };
 
 type Tree = { [key: string]: string | Tree };
 
@@ -58,5 +69,14 @@ describe('languages', () => {
     expect(localeOf('hi')).toBe('hi-IN');
     expect(localeOf('en')).toBe('en-IN');
     expect(localeOf('xx')).toBe('en-IN');
+  });
+
+  it("loads every namespace in each language; English's shell is the bundled one", async () => {
+    expect(NAMESPACES).toEqual(expect.arrayContaining([...SHELL_NAMESPACES, 'home', 'marketing', 'legal']));
+    for (const namespace of SHELL_NAMESPACES) {
+      expect(await loadNamespace('en', namespace)).toBe(englishShellResources[namespace]);
+    }
+    expect(Object.keys(resources.hi).sort()).toEqual([...NAMESPACES].sort());
+    expect((await loadNamespace('hi', 'home')).hero.title).toBe('अपनी हथेली से भुगतान करें');
   });
 });

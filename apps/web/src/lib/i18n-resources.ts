@@ -1,55 +1,42 @@
 import { common as enCommon } from '../locales/en/common';
-import { contact as enContact } from '../locales/en/contact';
-import { demo as enDemo } from '../locales/en/demo';
-import { features as enFeatures } from '../locales/en/features';
-import { home as enHome } from '../locales/en/home';
-import { legal as enLegal } from '../locales/en/legal';
-import { marketing as enMarketing } from '../locales/en/marketing';
-import { technology as enTechnology } from '../locales/en/technology';
-import { waitlist as enWaitlist } from '../locales/en/waitlist';
-import { common as hiCommon } from '../locales/hi/common';
-import { contact as hiContact } from '../locales/hi/contact';
-import { demo as hiDemo } from '../locales/hi/demo';
-import { features as hiFeatures } from '../locales/hi/features';
-import { home as hiHome } from '../locales/hi/home';
-import { legal as hiLegal } from '../locales/hi/legal';
-import { marketing as hiMarketing } from '../locales/hi/marketing';
-import { technology as hiTechnology } from '../locales/hi/technology';
-import { waitlist as hiWaitlist } from '../locales/hi/waitlist';
+import type { contact } from '../locales/en/contact';
+import type { demo } from '../locales/en/demo';
+import type { features } from '../locales/en/features';
+import type { home } from '../locales/en/home';
+import type { legal } from '../locales/en/legal';
+import type { marketing } from '../locales/en/marketing';
+import { meta as enMeta } from '../locales/en/meta';
+import type { technology } from '../locales/en/technology';
+import type { waitlist } from '../locales/en/waitlist';
 
 /**
- * Every translation, bundled (no HTTP backend). English is the reference: each Hindi module is typed as its
- * English twin, so a missing or extra key does not compile; `i18n-resources.test.ts` checks the placeholders.
+ * Every text of the site, by namespace. English is the reference: each Hindi module is typed as its English
+ * twin, so a missing or extra key does not compile; `i18n-resources.test.ts` checks the placeholders.
  */
-const en = {
-  common: enCommon,
-  marketing: enMarketing,
-  home: enHome,
-  technology: enTechnology,
-  features: enFeatures,
-  demo: enDemo,
-  contact: enContact,
-  waitlist: enWaitlist,
-  legal: enLegal,
-};
+export interface Resources {
+  common: typeof enCommon;
+  marketing: typeof marketing;
+  home: typeof home;
+  technology: typeof technology;
+  features: typeof features;
+  demo: typeof demo;
+  contact: typeof contact;
+  waitlist: typeof waitlist;
+  legal: typeof legal;
+  meta: typeof enMeta;
+}
 
-const hi: typeof en = {
-  common: hiCommon,
-  marketing: hiMarketing,
-  home: hiHome,
-  technology: hiTechnology,
-  features: hiFeatures,
-  demo: hiDemo,
-  contact: hiContact,
-  waitlist: hiWaitlist,
-  legal: hiLegal,
-};
-
-export const resources = { en, hi };
-
-export type Namespace = keyof typeof en;
-export const NAMESPACES = Object.keys(en) as Namespace[];
+export type Namespace = keyof Resources;
 export const DEFAULT_NAMESPACE = 'common' satisfies Namespace;
+
+/** The chrome (navigation bar, footer, dialogs) and every page's title and description: needed on every page. */
+export const SHELL_NAMESPACES = ['common', 'meta'] as const satisfies readonly Namespace[];
+
+/** English's shell texts ship with the app, so the first render needs no request in the default language. */
+export const englishShellResources = { common: enCommon, meta: enMeta } satisfies Pick<
+  Resources,
+  (typeof SHELL_NAMESPACES)[number]
+>;
 
 /** The languages of the site, each named in its own script (a visitor who cannot read one finds the other). */
 export const LANGUAGES = [
@@ -69,4 +56,52 @@ export function isLanguage(value: unknown): value is Language {
 /** The `Intl` locale of a language code; anything unknown is formatted as English (India). */
 export function localeOf(language: string): AppLocale {
   return LANGUAGES.find((entry) => entry.code === language)?.locale ?? 'en-IN';
+}
+
+type NamespaceLoaders = { [N in Namespace]: () => Promise<Resources[N]> };
+
+/**
+ * Where each namespace's texts come from. Beyond English's shell, each is its own small chunk, loaded with the
+ * pages that use it (see the router) and in the language chosen, so a page carries only its own texts.
+ */
+const LOADERS: Record<Language, NamespaceLoaders> = {
+  en: {
+    common: () => Promise.resolve(englishShellResources.common),
+    meta: () => Promise.resolve(englishShellResources.meta),
+    marketing: () => import('../locales/en/marketing').then((module) => module.marketing),
+    home: () => import('../locales/en/home').then((module) => module.home),
+    technology: () => import('../locales/en/technology').then((module) => module.technology),
+    features: () => import('../locales/en/features').then((module) => module.features),
+    demo: () => import('../locales/en/demo').then((module) => module.demo),
+    contact: () => import('../locales/en/contact').then((module) => module.contact),
+    waitlist: () => import('../locales/en/waitlist').then((module) => module.waitlist),
+    legal: () => import('../locales/en/legal').then((module) => module.legal),
+  },
+  hi: {
+    common: () => import('../locales/hi/common').then((module) => module.common),
+    meta: () => import('../locales/hi/meta').then((module) => module.meta),
+    marketing: () => import('../locales/hi/marketing').then((module) => module.marketing),
+    home: () => import('../locales/hi/home').then((module) => module.home),
+    technology: () => import('../locales/hi/technology').then((module) => module.technology),
+    features: () => import('../locales/hi/features').then((module) => module.features),
+    demo: () => import('../locales/hi/demo').then((module) => module.demo),
+    contact: () => import('../locales/hi/contact').then((module) => module.contact),
+    waitlist: () => import('../locales/hi/waitlist').then((module) => module.waitlist),
+    legal: () => import('../locales/hi/legal').then((module) => module.legal),
+  },
+};
+
+export const NAMESPACES = Object.keys(LOADERS.en) as Namespace[];
+
+/** One namespace's texts in one language. */
+export function loadNamespace<N extends Namespace>(language: Language, namespace: N): Promise<Resources[N]> {
+  return LOADERS[language][namespace]();
+}
+
+/** Every text of a language (for the tests that compare languages). */
+export async function loadAllResources(language: Language): Promise<Resources> {
+  const entries = await Promise.all(
+    NAMESPACES.map(async (namespace) => [namespace, await loadNamespace(language, namespace)] as const),
+  );
+  return Object.fromEntries(entries) as unknown as Resources;
 }

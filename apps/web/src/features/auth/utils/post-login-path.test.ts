@@ -12,6 +12,13 @@ describe('getPostLoginPath', () => {
     expect(getPostLoginPath({ search: '', state: null }, user)).toBe('/user-dashboard');
   });
 
+  it('sends a merchant to the store dashboard, unless they were going somewhere', () => {
+    const merchant = { is_admin: false, role: 'merchant' };
+    expect(getPostLoginPath({ search: '' }, merchant)).toBe('/store-dashboard');
+    expect(getPostLoginPath({ search: '?next=/transfer' }, merchant)).toBe('/transfer');
+    expect(getPostLoginPath({ search: '' }, { is_admin: false, role: 'user' })).toBe('/user-dashboard');
+  });
+
   it('returns to the origin kept in router state', () => {
     const state = { from: { pathname: '/history', search: '?page=2', hash: '' } };
     expect(getPostLoginPath({ search: '', state }, user)).toBe('/history?page=2');

@@ -9,6 +9,7 @@ export interface LoginLocation {
 
 export const ADMIN_HOME_PATH = '/admin';
 export const USER_HOME_PATH = '/user-dashboard';
+export const MERCHANT_HOME_PATH = '/store-dashboard';
 
 function isPathParts(value: unknown): value is PathParts {
   if (typeof value !== 'object' || value === null) return false;
@@ -32,13 +33,17 @@ function originFromSearch(search: string): string | null {
 
 /**
  * Where to go after a successful login (spec §2.8, §2.1): back to the remembered origin when there is a
- * same-site one (router state first, then `?next=`), else /admin for an admin and /user-dashboard for anyone
- * else.
+ * same-site one (router state first, then `?next=`), else /admin for an admin, /store-dashboard for a merchant
+ * and /user-dashboard for anyone else.
  */
-export function getPostLoginPath(location: LoginLocation, user: { is_admin: boolean }): string {
+export function getPostLoginPath(
+  location: LoginLocation,
+  user: { is_admin: boolean; role?: string | null },
+): string {
   const origin = originFromState(location.state) ?? originFromSearch(location.search);
   if (origin !== null && !isLoginPath(origin)) return origin;
-  return user.is_admin ? ADMIN_HOME_PATH : USER_HOME_PATH;
+  if (user.is_admin) return ADMIN_HOME_PATH;
+  return user.role === 'merchant' ? MERCHANT_HOME_PATH : USER_HOME_PATH;
 }
 
 /** True when the visitor was sent to the login page from somewhere they wanted to go. */

@@ -3,9 +3,7 @@ import type { Kiosk } from '@hasta/contracts/kiosks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
 import { apiRequest } from '../../../lib/api-client';
-
-/** The server accepts at most this many characters of search text. */
-export const KIOSK_QUERY_MAX_LENGTH = 100;
+import { KIOSK_QUERY_MAX_LENGTH } from '../kiosk-search';
 
 /** Kiosks are reference data: a list fetched once is good for a few minutes. */
 const KIOSKS_STALE_MS = 5 * 60_000;

@@ -1,10 +1,16 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Modal } from '../../../components/modal';
-import { HostKioskForm } from './host-kiosk-form';
-import { KioskLocator } from './kiosk-locator';
 import { PosSpecs } from './pos-specs';
+
+// Loaded when first opened: the pages that offer them stay light (the form brings its validation library).
+const LocatorDialogContent = lazy(() =>
+  import('./kiosk-dialog-contents').then((module) => ({ default: module.LocatorDialogContent })),
+);
+const HostDialogContent = lazy(() =>
+  import('./kiosk-dialog-contents').then((module) => ({ default: module.HostDialogContent })),
+);
 
 /** Which kiosk dialog is open (spec §4: modals open and close by local flags). */
 export type KioskDialog = { kind: 'locate'; query: string } | { kind: 'host' } | { kind: 'pos' } | null;
@@ -29,10 +35,18 @@ export function KioskDialogs({ dialog, onClose }: { dialog: KioskDialog; onClose
   return (
     <>
       <Modal open={dialog?.kind === 'locate'} title={t('kiosk.locateTitle')} onClose={onClose}>
-        {dialog?.kind === 'locate' ? <KioskLocator initialQuery={dialog.query} /> : null}
+        {dialog?.kind === 'locate' ? (
+          <Suspense fallback={<p role="status">{t('kiosk.loading')}</p>}>
+            <LocatorDialogContent initialQuery={dialog.query} />
+          </Suspense>
+        ) : null}
       </Modal>
       <Modal open={dialog?.kind === 'host'} title={t('host.title')} onClose={onClose}>
-        {dialog?.kind === 'host' ? <HostKioskForm /> : null}
+        {dialog?.kind === 'host' ? (
+          <Suspense fallback={null}>
+            <HostDialogContent />
+          </Suspense>
+        ) : null}
       </Modal>
       <Modal open={dialog?.kind === 'pos'} title={t('pos.title')} onClose={onClose}>
         {dialog?.kind === 'pos' ? <PosSpecs /> : null}

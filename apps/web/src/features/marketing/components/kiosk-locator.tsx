@@ -3,7 +3,8 @@ import { Suspense, lazy, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { primaryButtonClass, secondaryButtonClass, textLinkClass } from '../../../components/ui-classes';
-import { KIOSK_QUERY_MAX_LENGTH, useKiosks } from '../api/kiosks';
+import { useKiosks } from '../api/kiosks';
+import { KIOSK_QUERY_MAX_LENGTH } from '../kiosk-search';
 
 // Leaflet and its stylesheet load only when someone opens the locator.
 const KioskMap = lazy(() => import('./kiosk-map'));

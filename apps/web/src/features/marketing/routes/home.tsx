@@ -3,7 +3,6 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-import { useDocumentTitle } from '../../../components/document-title';
 import {
   cardClass,
   focusRing,
@@ -12,7 +11,6 @@ import {
   textLinkClass,
 } from '../../../components/ui-classes';
 import { useFormatters } from '../../../lib/i18n-format';
-import { KIOSK_QUERY_MAX_LENGTH } from '../api/kiosks';
 import { ComingSoonBadge } from '../components/coming-soon-badge';
 import { FigureList } from '../components/figure-list';
 import { HeroActions } from '../components/hero-actions';
@@ -20,6 +18,7 @@ import { KioskDialogs, useKioskDialog } from '../components/kiosk-dialogs';
 import { SectionHeading } from '../components/section-heading';
 import { PAYMENT_STEPS } from '../content';
 import { FIGURES } from '../figures';
+import { KIOSK_QUERY_MAX_LENGTH } from '../kiosk-search';
 
 const BENEFITS = ['identity', 'wallet', 'blockchain'] as const;
 
@@ -76,7 +75,6 @@ export function HomeRoute() {
   const { t } = useTranslation(['home', 'marketing']);
   const format = useFormatters();
   const kioskDialog = useKioskDialog();
-  useDocumentTitle(null);
 
   return (
     <>

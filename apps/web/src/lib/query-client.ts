@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 
-import { ApiError } from '../lib/api-client';
+import { ApiError } from './api-error';
 
 /** Only failures that may pass are retried: no answer, or a 5xx. At most twice. */
 const MAX_QUERY_RETRIES = 2;
@@ -17,4 +17,12 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+}
+
+let sharedClient: QueryClient | null = null;
+
+/** The app's one query client: every page and dialog that fetches shares its cache. */
+export function sharedQueryClient(): QueryClient {
+  sharedClient ??= createQueryClient();
+  return sharedClient;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { ApiError } from '../lib/api-client';
+import { ApiError } from './api-client';
 import { shouldRetryQuery } from './query-client';
 
 describe('shouldRetryQuery', () => {
