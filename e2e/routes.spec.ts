@@ -31,6 +31,8 @@ test.describe('every route renders its one h1', () => {
     await loginAs(page, admin);
     await expectPage(page, '/user-dashboard', 'User Dashboard');
     await expectPage(page, '/admin', 'Admin Dashboard');
+    // Not a merchant: the page says whom it is for (merchant-dashboard.spec.ts covers the rest).
+    await expectPage(page, '/store-dashboard', 'Merchant Dashboard');
   });
 
   test('an unknown path shows the not-found page with a way home', async ({ page }) => {

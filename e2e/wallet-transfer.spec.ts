@@ -27,7 +27,9 @@ test.describe('Send money (/transfer)', () => {
     });
     await admin.goto('/admin');
     await admin.getByRole('tab', { name: 'Send Value' }).click();
-    const user = admin.getByLabel('User');
+    await admin.getByLabel('Find a user').fill(phoneAccount.contact);
+    await admin.getByRole('button', { name: 'Find', exact: true }).click();
+    const user = admin.getByLabel('User', { exact: true });
     await expect(user.locator(`option[value="${phoneAccount.user.id}"]`)).toHaveCount(1);
     await user.selectOption(phoneAccount.user.id);
     await admin.getByLabel('Amount (INR)').fill('500');
@@ -112,15 +114,15 @@ test.describe('Send money (/transfer)', () => {
     await expect(formAlert(page)).toHaveText(messages.noOtpContact);
   });
 
-  test('QR mode is an honest note with a link to /qr-scan', async ({ page }) => {
+  test('QR mode opens the camera scanner (qr-payment.spec.ts pays through it); without a camera it says so', async ({
+    page,
+  }) => {
     await loginAs(page, shopper);
     await page.goto('/transfer');
     await page.getByRole('button', { name: 'QR Scan' }).click();
-    await expect(page.getByText(/arrives with the merchant QR feature/)).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Open the QR scanner page' })).toHaveAttribute(
-      'href',
-      '/qr-scan',
-    );
+    await expect(page.getByLabel('Camera preview')).toBeAttached();
+    await expect(formAlert(page)).toHaveText(messages.cameraUnavailable);
+    await expect(page.getByLabel('Amount (INR)')).toHaveCount(0);
     await page.getByRole('button', { name: 'Phone/Email' }).click();
     await expect(page.getByLabel('Amount (INR)')).toBeVisible();
   });

@@ -14,7 +14,6 @@ export const PUBLIC_PAGES = [
 
 /** Pages without a route guard (spec §2.1). */
 export const UNGUARDED_APP_PAGES = [
-  { path: '/store-dashboard', heading: 'Merchant Dashboard' },
   { path: '/palm-register', heading: 'Palm Registration' },
   { path: '/transfer', heading: 'Send Money' },
   { path: '/receive', heading: 'Receive Money' },

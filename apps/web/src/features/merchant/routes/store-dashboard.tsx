@@ -1,12 +1,129 @@
-import { Page } from '../../../components/page';
+import { messages } from '@hasta/contracts/messages';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
 
-export function StoreDashboardRoute() {
+import { Page } from '../../../components/page';
+import { Tabs } from '../../../components/tabs';
+import { cardClass, secondaryButtonClass, textLinkClass } from '../../../components/ui-classes';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { fetchSummary, merchantKeys } from '../api/merchant';
+import { AcceptPalmTab } from '../components/accept-palm-tab';
+import type { PalmPaymentScanner } from '../components/accept-palm-tab';
+import { GenerateQrTab } from '../components/generate-qr-tab';
+import { PaymentsTab } from '../components/payments-tab';
+import { SettingsTab } from '../components/settings-tab';
+import { SummaryFigures } from '../components/summary-figures';
+import { WithdrawTab } from '../components/withdraw-tab';
+
+const TABS = [
+  { key: 'payments', label: 'Payments' },
+  { key: 'accept-palm', label: 'Accept Palm' },
+  { key: 'generate-qr', label: 'Generate QR' },
+  { key: 'withdraw', label: 'Withdraw' },
+  { key: 'settings', label: 'Settings' },
+] as const;
+type TabKey = (typeof TABS)[number]['key'];
+
+const TITLE = 'Merchant Dashboard';
+
+/** For a signed-in account that is not a merchant: whom the page is for, and how a store gets one. */
+export function NotAMerchantRoute() {
   return (
-    <Page title="Merchant Dashboard" lead="Accept palm payments at your store.">
-      <p className="max-w-3xl text-slate-600">
-        Payments, palm acceptance, QR codes, withdrawals and store settings will appear here in an upcoming
-        update.
-      </p>
+    <Page title={TITLE} lead="Accept palm and QR payments at your store.">
+      <div className={`${cardClass} max-w-2xl`}>
+        <p className="text-slate-700">
+          {messages.merchantOnly} Stores get a merchant account once their vendor registration is approved.
+        </p>
+        <p className="mt-4 flex flex-wrap gap-4">
+          <Link to="/contact" className={textLinkClass}>
+            Register as a vendor
+          </Link>
+          <Link to="/user-dashboard" className={textLinkClass}>
+            Go to your dashboard
+          </Link>
+        </p>
+      </div>
+    </Page>
+  );
+}
+
+interface StoreDashboardRouteProps {
+  /** The palm scanner for Accept Palm, once the palm feature provides one; without it the tab says so. */
+  palmScanner?: PalmPaymentScanner;
+}
+
+/**
+ * The merchant dashboard (spec §2.16, §3): the store's figures and five tabs, all from the server for the
+ * signed-in store (the server refuses every call from anyone else). Each tab loads its data when it opens.
+ */
+export function StoreDashboardRoute({ palmScanner }: StoreDashboardRouteProps) {
+  const queryClient = useQueryClient();
+  const [tab, setTab] = useState<TabKey>('payments');
+  const [qrAmount, setQrAmount] = useState('');
+  const summary = useQuery({
+    queryKey: merchantKeys.summary,
+    queryFn: ({ signal }) => fetchSummary(signal),
+    refetchOnMount: 'always',
+  });
+
+  if (summary.error instanceof ApiError && summary.error.status === 403) return <NotAMerchantRoute />;
+  const data = summary.data;
+
+  return (
+    <Page
+      title={TITLE}
+      lead={data === undefined ? 'Accept palm and QR payments at your store.' : `Welcome, ${data.store_name}`}
+    >
+      {summary.isPending ? (
+        <p role="status" className="text-slate-600">
+          Loading dashboard...
+        </p>
+      ) : null}
+      {summary.isError ? (
+        <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
+          <p className="font-medium text-red-800">
+            {errorMessage(summary.error, messages.failedToLoadDashboard)}
+          </p>
+          <button type="button" className={secondaryButtonClass} onClick={() => void summary.refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : null}
+      {data === undefined ? null : (
+        <>
+          <SummaryFigures summary={data} />
+          <div className="mt-10">
+            <Tabs
+              label="Store sections"
+              tabs={TABS}
+              active={tab}
+              onChange={(next) => {
+                setTab(next);
+                setQrAmount('');
+                void summary.refetch();
+              }}
+            >
+              {tab === 'payments' ? <PaymentsTab /> : null}
+              {tab === 'accept-palm' ? (
+                <AcceptPalmTab
+                  scanner={palmScanner}
+                  onUseQr={(amountText) => {
+                    setQrAmount(amountText);
+                    setTab('generate-qr');
+                  }}
+                  onPaid={() => void queryClient.invalidateQueries({ queryKey: merchantKeys.all })}
+                />
+              ) : null}
+              {tab === 'generate-qr' ? (
+                <GenerateQrTab storeName={data.store_name} initialAmount={qrAmount} />
+              ) : null}
+              {tab === 'withdraw' ? <WithdrawTab availableBalance={data.available_balance} /> : null}
+              {tab === 'settings' ? <SettingsTab /> : null}
+            </Tabs>
+          </div>
+        </>
+      )}
     </Page>
   );
 }

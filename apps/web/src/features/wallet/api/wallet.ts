@@ -79,6 +79,8 @@ export interface PendingTransfer {
   receiverPhone: string;
   /** Rupees as typed and checked (at most 2 decimals): the JSON number the endpoint takes. */
   amountText: string;
+  /** How the receiver was chosen: typed, or read from a scanned payment QR code. */
+  method: 'phone_email' | 'qr_scan';
   /** Made once per attempt, so a retried request cannot pay twice. */
   idempotencyKey: string;
 }
@@ -93,7 +95,7 @@ export function postTransfer(userId: string, pending: PendingTransfer) {
       receiverEmail: pending.receiverEmail,
       receiverPhone: pending.receiverPhone,
       amount: Number(pending.amountText),
-      transferMethod: 'phone_email',
+      transferMethod: pending.method,
     },
     schema: transferResponseSchema,
   });

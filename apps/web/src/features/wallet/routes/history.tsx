@@ -3,6 +3,7 @@ import { messages } from '@hasta/contracts/messages';
 import type { TransactionRecord } from '@hasta/contracts/wallet';
 import { useQuery } from '@tanstack/react-query';
 import { motion, useReducedMotion } from 'motion/react';
+import { Link } from 'react-router';
 
 import { Page } from '../../../components/page';
 import { cardClass, secondaryButtonClass } from '../../../components/ui-classes';
@@ -110,7 +111,18 @@ function Record({ record }: { record: TransactionRecord }) {
         </div>
         <div>
           <dt className="text-slate-600">Blockchain transaction</dt>
-          <dd className="font-mono break-all text-slate-900">{shortId(record.blockchain_tx)}</dd>
+          <dd className="font-mono break-all text-slate-900">
+            {shortId(record.blockchain_tx)}
+            {record.blockchain_tx === null ? null : (
+              <Link
+                to={`/verify?id=${encodeURIComponent(record.id)}`}
+                className="ml-2 font-sans font-semibold text-indigo-700 underline hover:text-indigo-900"
+              >
+                Receipt
+                <span className="sr-only"> for transaction {record.id}</span>
+              </Link>
+            )}
+          </dd>
         </div>
         <div>
           <dt className="text-slate-600">Hand hash</dt>

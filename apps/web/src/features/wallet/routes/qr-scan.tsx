@@ -1,10 +1,42 @@
-import { Page } from '../../../components/page';
-import { BackToDashboard } from '../components/back-to-dashboard';
+import { messages } from '@hasta/contracts/messages';
+import { Link, useLocation, useNavigate } from 'react-router';
 
+import { Page } from '../../../components/page';
+import { cardClass, textLinkClass } from '../../../components/ui-classes';
+import { useStoredUser } from '../../../lib/auth-storage';
+import { buildLoginPath } from '../../../lib/login-redirect';
+import { BackToDashboard } from '../components/back-to-dashboard';
+import { QrPayScanner } from '../components/qr-pay-scanner';
+import type { TransferPrefill } from '../transfer-prefill';
+
+/**
+ * Scan QR Code (spec §2.1 /qr-scan): the camera reads a Hasta payment code, the server names the payee, and
+ * /transfer opens with the receiver and any fixed amount filled in; the payment still needs its OTP there.
+ */
 export function QrScanRoute() {
+  const user = useStoredUser();
+  const navigate = useNavigate();
+  const location = useLocation();
+
   return (
-    <Page title="Scan QR Code" lead="Pay a merchant by scanning their QR code.">
-      <p className="max-w-3xl text-slate-600">The QR scanner opens here in an upcoming update.</p>
+    <Page title="Scan QR Code" lead="Pay a store or a person by scanning their Hasta payment QR code.">
+      <div className={`${cardClass} max-w-lg`}>
+        {user === null ? (
+          <p className="text-slate-700">
+            {messages.unauthorized}{' '}
+            <Link to={buildLoginPath(location)} className={textLinkClass}>
+              Login
+            </Link>
+          </p>
+        ) : (
+          <QrPayScanner
+            onResolved={(payee) => {
+              const state: TransferPrefill = { qrPayee: payee };
+              void navigate('/transfer', { state });
+            }}
+          />
+        )}
+      </div>
       <BackToDashboard />
     </Page>
   );

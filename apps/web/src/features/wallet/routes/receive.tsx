@@ -15,6 +15,7 @@ import {
 import { useStoredUser } from '../../../lib/auth-storage';
 import { formatInr } from '../../../lib/money-format';
 import { BackToDashboard } from '../components/back-to-dashboard';
+import { ReceiveQrCard } from '../components/receive-qr-card';
 
 /** Receive Money, amount step (spec §2.15); the palm authentication step arrives with palm registration. */
 export function ReceiveRoute() {
@@ -63,6 +64,7 @@ export function ReceiveRoute() {
               )}
             </dl>
           )}
+          {confirmed === null ? <ReceiveQrCard amount={null} /> : null}
         </section>
         {confirmed === null ? (
           <form noValidate className={`${cardClass} space-y-4`} onSubmit={submit}>
@@ -95,6 +97,7 @@ export function ReceiveRoute() {
               Confirming a payment with a palm scan at this step arrives with palm registration. No scan is
               made yet and no money moves from this page.
             </p>
+            <ReceiveQrCard amount={confirmed} />
             <button
               type="button"
               className={`${secondaryButtonClass} mt-4`}

@@ -3,7 +3,7 @@ import { messages } from '@hasta/contracts/messages';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 
 import { FormAlert, TextField } from '../../../components/form-field';
@@ -14,7 +14,6 @@ import {
   linkButtonClass,
   primaryButtonClass,
   secondaryButtonClass,
-  textLinkClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
@@ -30,6 +29,9 @@ import { useCountdown } from '../../../lib/use-countdown';
 import { chooseOtpChannel, postTransfer, sendTransferOtp, verifyTransferOtp } from '../api/wallet';
 import type { OtpChannel, PendingTransfer } from '../api/wallet';
 import { BackToDashboard } from '../components/back-to-dashboard';
+import { QrPayScanner } from '../components/qr-pay-scanner';
+import { formForPayee, readTransferPrefill } from '../transfer-prefill';
+import type { QrPayee } from '../transfer-prefill';
 import { cleanOtp, validateTransfer } from '../transfer-validation';
 import type { TransferFormValues } from '../transfer-validation';
 
@@ -40,14 +42,22 @@ function identifierOf(channel: OtpChannel): string {
   return channel.kind === 'sms' ? channel.phone : channel.email;
 }
 
-/** Send Money (spec §2.13, §4, §5.10, §5.11): form, then a one-time code to the sender, then the transfer. */
+/**
+ * Send Money (spec §2.13, §4, §5.10, §5.11): form, then a one-time code to the sender, then the transfer. In QR
+ * mode the camera reads a payment code first (or /qr-scan already did, in router state): the payee's address
+ * and any fixed amount fill the form and stay fixed; the code step is the same.
+ */
 export function TransferRoute() {
   const user = useStoredUser();
   const navigate = useNavigate();
+  const location = useLocation();
   const queryClient = useQueryClient();
   const alertId = useId();
-  const [mode, setMode] = useState<Mode>('phone_email');
-  const [form, setForm] = useState<TransferFormValues>(EMPTY_FORM);
+  const [qrPayee, setQrPayee] = useState<QrPayee | null>(() => readTransferPrefill(location.state));
+  const [mode, setMode] = useState<Mode>(qrPayee === null ? 'phone_email' : 'qr_scan');
+  const [form, setForm] = useState<TransferFormValues>(() =>
+    qrPayee === null ? EMPTY_FORM : formForPayee(qrPayee),
+  );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<{ transfer: PendingTransfer; channel: OtpChannel } | null>(null);
@@ -109,6 +119,7 @@ export function TransferRoute() {
         receiverEmail: form.receiverEmail.trim(),
         receiverPhone: form.receiverPhone.trim(),
         amountText: form.amount.trim(),
+        method: qrPayee === null ? 'phone_email' : 'qr_scan',
         idempotencyKey: crypto.randomUUID(),
       },
     });
@@ -222,7 +233,13 @@ export function TransferRoute() {
             type="button"
             aria-pressed={mode === 'phone_email'}
             className={mode === 'phone_email' ? primaryButtonClass : secondaryButtonClass}
-            onClick={() => setMode('phone_email')}
+            onClick={() => {
+              if (mode === 'phone_email') return;
+              setMode('phone_email');
+              setQrPayee(null);
+              setForm(EMPTY_FORM);
+              setError(null);
+            }}
           >
             Phone/Email
           </button>
@@ -230,29 +247,52 @@ export function TransferRoute() {
             type="button"
             aria-pressed={mode === 'qr_scan'}
             className={mode === 'qr_scan' ? primaryButtonClass : secondaryButtonClass}
-            onClick={() => setMode('qr_scan')}
+            onClick={() => {
+              if (mode === 'qr_scan') return;
+              setMode('qr_scan');
+              setError(null);
+            }}
           >
             QR Scan
           </button>
         </div>
-        {mode === 'qr_scan' ? (
+        {mode === 'qr_scan' && qrPayee === null ? (
           <div className={cardClass}>
-            <p className="text-slate-700">
-              Paying by QR code arrives with the merchant QR feature. Until then, send money by phone number
-              or email.
-            </p>
-            <p className="mt-4">
-              <Link to="/qr-scan" className={textLinkClass}>
-                Open the QR scanner page
-              </Link>
-            </p>
+            <QrPayScanner
+              onResolved={(payee) => {
+                setQrPayee(payee);
+                setForm(formForPayee(payee, form.amount));
+                setError(null);
+              }}
+            />
           </div>
         ) : (
           <form noValidate className={`${cardClass} space-y-4`} onSubmit={(event) => void submit(event)}>
+            {qrPayee === null ? null : (
+              <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-emerald-50 px-3 py-2">
+                <p className="text-sm text-emerald-900">
+                  Paying <strong>{qrPayee.payee_name}</strong>
+                  {qrPayee.payee_kind === 'store' ? ' (store)' : ''} from a scanned QR code
+                  {qrPayee.amount === null ? '' : ', for a fixed amount'}.
+                </p>
+                <button
+                  type="button"
+                  className={linkButtonClass}
+                  onClick={() => {
+                    setQrPayee(null);
+                    setForm(EMPTY_FORM);
+                    setError(null);
+                  }}
+                >
+                  Scan another code
+                </button>
+              </div>
+            )}
             <TextField
               label="Receiver Phone (Optional)"
               type="tel"
               autoComplete="off"
+              readOnly={qrPayee !== null}
               value={form.receiverPhone}
               onChange={(event) => setForm({ ...form, receiverPhone: event.target.value })}
             />
@@ -260,6 +300,7 @@ export function TransferRoute() {
               label="Receiver Email (Optional)"
               type="email"
               autoComplete="off"
+              readOnly={qrPayee !== null}
               value={form.receiverEmail}
               onChange={(event) => setForm({ ...form, receiverEmail: event.target.value })}
             />
@@ -270,6 +311,7 @@ export function TransferRoute() {
               min="0.01"
               step="0.01"
               required
+              readOnly={qrPayee !== null && qrPayee.amount !== null}
               value={form.amount}
               onChange={(event) => setForm({ ...form, amount: event.target.value })}
             />

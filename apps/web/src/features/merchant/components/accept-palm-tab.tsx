@@ -1,0 +1,171 @@
+import { messages } from '@hasta/contracts/messages';
+import { useId, useState } from 'react';
+import type { ComponentType, FormEvent } from 'react';
+
+import { FormAlert, TextField } from '../../../components/form-field';
+import { cardClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
+import { formatInr } from '../../../lib/money-format';
+import { checkAmount } from '../utils/amount';
+
+/**
+ * The seam for the palm scanner: given the amount, it reads the customer's palm and takes the payment for the
+ * signed-in store (POST /api/transaction), then calls `onPaid`; `onCancel` returns to the amount. The palm
+ * feature provides it; until then the dashboard has none and says so.
+ */
+export interface PalmPaymentScannerProps {
+  amountPaise: bigint;
+  /** The amount as typed and checked ("250.5"), for display and the request. */
+  amountText: string;
+  onPaid: () => void;
+  onCancel: () => void;
+}
+export type PalmPaymentScanner = ComponentType<PalmPaymentScannerProps>;
+
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'amount' }
+  | { kind: 'scan'; paise: bigint; text: string }
+  | { kind: 'done'; text: string };
+
+interface AcceptPalmTabProps {
+  scanner: PalmPaymentScanner | undefined;
+  /** Offers a QR code for the amount instead (opens Generate QR with it). */
+  onUseQr: (amountText: string) => void;
+  /** A payment was taken: the figures and lists should load again. */
+  onPaid: () => void;
+}
+
+/** Accept Palm tab (spec §2.16, §4 "Merchant palm payment form", §5.9): amount, palm scan, success. */
+export function AcceptPalmTab({ scanner: Scanner, onUseQr, onPaid }: AcceptPalmTabProps) {
+  const alertId = useId();
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = (event: FormEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const checked = checkAmount(amount);
+    if (!checked.ok) {
+      setError(checked.error);
+      return;
+    }
+    setError(null);
+    setStep({ kind: 'scan', paise: checked.paise, text: checked.text });
+  };
+
+  const close = (): void => {
+    setAmount('');
+    setStep({ kind: 'idle' });
+  };
+
+  return (
+    <div className="max-w-xl space-y-6">
+      <p className="text-slate-700">
+        Take a payment with the customer&apos;s palm: enter the amount, then the customer places their palm on
+        the scanner and the money arrives in your store balance.
+      </p>
+      {Scanner === undefined ? (
+        <p className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
+          Palm acceptance needs the palm scanner, which is not connected to this dashboard yet, so no palm
+          payment can be taken here. Customers can pay you by scanning your store&apos;s QR code instead.
+        </p>
+      ) : null}
+
+      {step.kind === 'idle' ? (
+        <button
+          type="button"
+          className={primaryButtonClass}
+          onClick={() => {
+            setError(null);
+            setStep({ kind: 'amount' });
+          }}
+        >
+          Process Payment
+        </button>
+      ) : null}
+
+      {step.kind === 'amount' ? (
+        <section aria-labelledby="process-transaction" className={cardClass}>
+          <h3 id="process-transaction" className="text-lg font-semibold text-slate-900">
+            Process Transaction
+          </h3>
+          <form noValidate aria-labelledby="process-transaction" className="mt-4 space-y-4" onSubmit={submit}>
+            <TextField
+              label="Amount (INR)"
+              type="number"
+              inputMode="decimal"
+              min="0.01"
+              step="0.01"
+              required
+              value={amount}
+              invalid={error !== null}
+              errorId={alertId}
+              onChange={(event) => setAmount(event.target.value)}
+            />
+            <FormAlert id={alertId} message={error} />
+            <div className="flex flex-wrap gap-3">
+              <button type="submit" className={primaryButtonClass}>
+                Continue to Palm Scan
+              </button>
+              <button type="button" className={secondaryButtonClass} onClick={close}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </section>
+      ) : null}
+
+      {step.kind === 'scan' ? (
+        <section aria-labelledby="palm-scan-step" className={cardClass}>
+          <h3 id="palm-scan-step" className="text-lg font-semibold text-slate-900">
+            Palm scan for {formatInr(step.text)}
+          </h3>
+          {Scanner === undefined ? (
+            <>
+              <p className="mt-2 text-slate-700">
+                No palm scanner is connected, so no payment was taken. To be paid {formatInr(step.text)} now,
+                show the customer a QR code for this amount.
+              </p>
+              <div className="mt-4 flex flex-wrap gap-3">
+                <button type="button" className={primaryButtonClass} onClick={() => onUseQr(step.text)}>
+                  Show a QR code for {formatInr(step.text)}
+                </button>
+                <button
+                  type="button"
+                  className={secondaryButtonClass}
+                  onClick={() => setStep({ kind: 'amount' })}
+                >
+                  Back
+                </button>
+              </div>
+            </>
+          ) : (
+            <div className="mt-4">
+              <Scanner
+                amountPaise={step.paise}
+                amountText={step.text}
+                onPaid={() => {
+                  setStep({ kind: 'done', text: step.text });
+                  onPaid();
+                }}
+                onCancel={() => setStep({ kind: 'amount' })}
+              />
+            </div>
+          )}
+        </section>
+      ) : null}
+
+      {step.kind === 'done' ? (
+        <section aria-labelledby="payment-done" role="status" className={`${cardClass} text-center`}>
+          <h3 id="payment-done" className="text-xl font-bold text-emerald-800">
+            {messages.transactionSuccessful}
+          </h3>
+          <p className="mt-2 text-slate-700">{messages.paymentProcessed}</p>
+          <button type="button" className={`${primaryButtonClass} mt-4`} onClick={close}>
+            Close
+          </button>
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { TX_ID_SHOWN_CHARS } from '@hasta/contracts/constants';
+import { messages } from '@hasta/contracts/messages';
+import { useQuery } from '@tanstack/react-query';
+
+import { secondaryButtonClass } from '../../../components/ui-classes';
+import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime, formatInr } from '../../../lib/money-format';
+import { fetchPayments, merchantKeys } from '../api/merchant';
+
+const STATUS_TONE: Record<string, string> = {
+  completed: 'bg-emerald-100 text-emerald-900',
+  pending: 'bg-amber-100 text-amber-900',
+};
+
+/** Payments tab (spec §2.16, §3 "Merchant payment"): what the store received, newest first. */
+export function PaymentsTab() {
+  const payments = useQuery({
+    queryKey: merchantKeys.payments,
+    queryFn: ({ signal }) => fetchPayments(signal),
+    refetchOnMount: 'always',
+  });
+
+  if (payments.isPending) {
+    return (
+      <p role="status" className="text-slate-600">
+        Loading payments...
+      </p>
+    );
+  }
+  if (payments.isError) {
+    return (
+      <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
+        <p className="font-medium text-red-800">
+          {errorMessage(payments.error, messages.failedToLoadTransactions)}
+        </p>
+        <button type="button" className={secondaryButtonClass} onClick={() => void payments.refetch()}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  if (payments.data.length === 0) {
+    return <p className="text-slate-600">No payments yet. Payments your customers make appear here.</p>;
+  }
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[36rem] text-left text-sm">
+        <caption className="sr-only">Payments received</caption>
+        <thead className="border-b border-slate-200 text-slate-600">
+          <tr>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              Transaction
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              Amount
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              Status
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              Time
+            </th>
+            <th scope="col" className="py-2 font-medium">
+              Customer
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {payments.data.map((payment) => (
+            <tr key={payment.txid}>
+              <td className="py-2 pr-4 font-mono text-slate-900">
+                #{payment.txid.slice(0, TX_ID_SHOWN_CHARS)}
+              </td>
+              <td className="py-2 pr-4 font-semibold text-slate-900">{formatInr(payment.amount)}</td>
+              <td className="py-2 pr-4">
+                <span
+                  className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
+                    STATUS_TONE[payment.status] ?? 'bg-slate-100 text-slate-800'
+                  }`}
+                >
+                  {payment.status}
+                </span>
+              </td>
+              <td className="py-2 pr-4 text-slate-700">{formatDateTime(payment.created_at)}</td>
+              <td className="py-2 break-all text-slate-700">{payment.customer ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

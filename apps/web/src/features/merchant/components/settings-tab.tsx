@@ -1,0 +1,146 @@
+import { normalizeEmail, normalizePhone } from '@hasta/contracts/identity';
+import { messages } from '@hasta/contracts/messages';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { toast } from 'react-hot-toast';
+
+import { FormAlert, TextField } from '../../../components/form-field';
+import {
+  cardClass,
+  disabledClass,
+  primaryButtonClass,
+  secondaryButtonClass,
+} from '../../../components/ui-classes';
+import { errorMessage } from '../../../lib/api-client';
+import { fetchSettings, merchantKeys, saveSettings } from '../api/merchant';
+import type { MerchantSettings } from '../api/merchant';
+
+/** Settings tab (spec §2.16): store name, contact email and phone, notification choices; saved on the server. */
+export function SettingsTab() {
+  const settings = useQuery({
+    queryKey: merchantKeys.settings,
+    queryFn: ({ signal }) => fetchSettings(signal),
+    refetchOnMount: 'always',
+  });
+  if (settings.isPending) {
+    return (
+      <p role="status" className="text-slate-600">
+        Loading settings...
+      </p>
+    );
+  }
+  if (settings.isError) {
+    return (
+      <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
+        <p className="font-medium text-red-800">{errorMessage(settings.error, messages.requestFailed)}</p>
+        <button type="button" className={secondaryButtonClass} onClick={() => void settings.refetch()}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  // Keyed by what was loaded: a reload after saving starts the form from the saved values.
+  return <SettingsForm key={JSON.stringify(settings.data)} saved={settings.data} />;
+}
+
+function SettingsForm({ saved }: { saved: MerchantSettings }) {
+  const alertId = useId();
+  const queryClient = useQueryClient();
+  const [storeName, setStoreName] = useState(saved.store_name);
+  const [email, setEmail] = useState(saved.contact_email ?? '');
+  const [phone, setPhone] = useState(saved.contact_phone ?? '');
+  const [notifyEmail, setNotifyEmail] = useState(saved.notify_email);
+  const [notifySms, setNotifySms] = useState(saved.notify_sms);
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: saveSettings,
+    onSuccess: (answer) => {
+      toast.success(messages.settingsSaved);
+      queryClient.setQueryData(merchantKeys.settings, answer);
+      void queryClient.invalidateQueries({ queryKey: merchantKeys.summary });
+    },
+    onError: (cause) => setError(errorMessage(cause, messages.requestFailed)),
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    if (save.isPending) return;
+    if (storeName.trim() === '') {
+      setError(messages.fillAllRequired);
+      return;
+    }
+    const contactEmail = email.trim() === '' ? null : normalizeEmail(email);
+    if (email.trim() !== '' && contactEmail === null) {
+      setError(messages.invalidEmail);
+      return;
+    }
+    const contactPhone = phone.trim() === '' ? null : normalizePhone(phone);
+    if (phone.trim() !== '' && contactPhone === null) {
+      setError(messages.invalidPhone);
+      return;
+    }
+    setError(null);
+    save.mutate({
+      store_name: storeName.trim(),
+      contact_email: contactEmail,
+      contact_phone: contactPhone,
+      notify_email: notifyEmail,
+      notify_sms: notifySms,
+    });
+  };
+
+  return (
+    <form
+      noValidate
+      aria-label="Store settings"
+      className={`${cardClass} max-w-xl space-y-4`}
+      onSubmit={submit}
+    >
+      <TextField
+        label="Store name"
+        required
+        maxLength={200}
+        value={storeName}
+        onChange={(event) => setStoreName(event.target.value)}
+      />
+      <TextField
+        label="Contact email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+      />
+      <TextField
+        label="Contact phone"
+        type="tel"
+        autoComplete="tel"
+        value={phone}
+        onChange={(event) => setPhone(event.target.value)}
+      />
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-slate-800">Notifications</legend>
+        <label className="flex items-center gap-2 text-slate-800">
+          <input
+            type="checkbox"
+            checked={notifyEmail}
+            onChange={(event) => setNotifyEmail(event.target.checked)}
+          />
+          Email me when a withdrawal is settled or rejected
+        </label>
+        <label className="flex items-center gap-2 text-slate-800">
+          <input
+            type="checkbox"
+            checked={notifySms}
+            onChange={(event) => setNotifySms(event.target.checked)}
+          />
+          Send me an SMS when a withdrawal is settled or rejected
+        </label>
+      </fieldset>
+      <FormAlert id={alertId} message={error} />
+      <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={save.isPending}>
+        {save.isPending ? 'Saving...' : 'Save Settings'}
+      </button>
+    </form>
+  );
+}

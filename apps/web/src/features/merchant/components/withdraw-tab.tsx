@@ -1,0 +1,302 @@
+import { messages } from '@hasta/contracts/messages';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { toast } from 'react-hot-toast';
+
+import { FormAlert, TextField } from '../../../components/form-field';
+import {
+  cardClass,
+  disabledClass,
+  labelClass,
+  primaryButtonClass,
+  secondaryButtonClass,
+} from '../../../components/ui-classes';
+import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime, formatInr } from '../../../lib/money-format';
+import {
+  addBankAccount,
+  fetchBankAccounts,
+  fetchWithdrawals,
+  merchantKeys,
+  requestWithdrawal,
+} from '../api/merchant';
+import type { BankAccount } from '../api/merchant';
+import { checkAmount } from '../utils/amount';
+
+const STATUS_TONE: Record<string, string> = {
+  pending: 'bg-amber-100 text-amber-900',
+  settled: 'bg-emerald-100 text-emerald-900',
+  rejected: 'bg-red-100 text-red-900',
+};
+
+const accountText = (account: BankAccount) =>
+  `${account.holder_name} · ••••${account.account_number_last4} · ${account.ifsc}`;
+
+/**
+ * Withdraw tab (spec §2.16): money to a saved bank account. A request reserves the amount at once (it leaves
+ * the available balance); an admin then settles it (paid out) or rejects it (the money comes back).
+ */
+export function WithdrawTab({ availableBalance }: { availableBalance: string }) {
+  const queryClient = useQueryClient();
+  const banks = useQuery({
+    queryKey: merchantKeys.bankAccounts,
+    queryFn: ({ signal }) => fetchBankAccounts(signal),
+    refetchOnMount: 'always',
+  });
+  const withdrawals = useQuery({
+    queryKey: merchantKeys.withdrawals,
+    queryFn: ({ signal }) => fetchWithdrawals(signal),
+    refetchOnMount: 'always',
+  });
+  const [chosen, setChosen] = useState<string | null>(null);
+  const bankId = chosen ?? banks.data?.[0]?.id ?? null;
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-2">
+      <div className="space-y-6">
+        <WithdrawForm
+          banks={banks.data ?? []}
+          bankId={bankId}
+          onChoose={setChosen}
+          availableBalance={availableBalance}
+          onDone={() => void queryClient.invalidateQueries({ queryKey: merchantKeys.all })}
+        />
+        {banks.isPending ? (
+          <p role="status" className="text-slate-600">
+            Loading bank accounts...
+          </p>
+        ) : null}
+        {banks.isError ? (
+          <p role="alert" className="text-sm font-medium text-red-800">
+            {errorMessage(banks.error, messages.requestFailed)}
+          </p>
+        ) : null}
+        <AddBankAccountForm
+          onAdded={(accounts) => {
+            queryClient.setQueryData(merchantKeys.bankAccounts, accounts);
+            const newest = accounts.at(-1);
+            if (newest !== undefined) setChosen(newest.id);
+          }}
+        />
+      </div>
+      <section aria-labelledby="withdrawals-heading">
+        <h3 id="withdrawals-heading" className="text-lg font-semibold text-slate-900">
+          Withdrawals
+        </h3>
+        {withdrawals.isPending ? (
+          <p role="status" className="mt-2 text-slate-600">
+            Loading withdrawals...
+          </p>
+        ) : null}
+        {withdrawals.isError ? (
+          <div role="alert" className="mt-2 flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
+            <p className="font-medium text-red-800">
+              {errorMessage(withdrawals.error, messages.requestFailed)}
+            </p>
+            <button type="button" className={secondaryButtonClass} onClick={() => void withdrawals.refetch()}>
+              Retry
+            </button>
+          </div>
+        ) : null}
+        {withdrawals.data?.length === 0 ? <p className="mt-2 text-slate-600">No withdrawals yet.</p> : null}
+        {withdrawals.data === undefined || withdrawals.data.length === 0 ? null : (
+          <ul className="mt-3 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white">
+            {withdrawals.data.map((withdrawal) => (
+              <li
+                key={withdrawal.id}
+                aria-label={`Withdrawal ${formatInr(withdrawal.amount)} ${withdrawal.status}`}
+                className="flex flex-wrap items-center justify-between gap-2 px-4 py-3"
+              >
+                <div>
+                  <p className="font-semibold text-slate-900">{formatInr(withdrawal.amount)}</p>
+                  <p className="text-sm text-slate-600">
+                    {formatDateTime(withdrawal.date)} · to ••••{withdrawal.bank_account_last4}
+                  </p>
+                </div>
+                <span
+                  className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
+                    STATUS_TONE[withdrawal.status] ?? 'bg-slate-100 text-slate-800'
+                  }`}
+                >
+                  {withdrawal.status}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+interface WithdrawFormProps {
+  banks: BankAccount[];
+  bankId: string | null;
+  onChoose: (id: string) => void;
+  availableBalance: string;
+  onDone: () => void;
+}
+
+function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: WithdrawFormProps) {
+  const alertId = useId();
+  const titleId = useId();
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  // One key per attempt: a retried request after a lost answer cannot reserve the money twice.
+  const [attemptKey, setAttemptKey] = useState(() => crypto.randomUUID());
+  const withdraw = useMutation({
+    mutationFn: requestWithdrawal,
+    onSuccess: (answer) => {
+      toast.success(answer.message);
+      setAmount('');
+      setAttemptKey(crypto.randomUUID());
+      onDone();
+    },
+    onError: (cause) => setError(errorMessage(cause, messages.requestFailed)),
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    if (withdraw.isPending) return;
+    if (bankId === null) {
+      setError(messages.chooseBankAccount);
+      return;
+    }
+    const checked = checkAmount(amount);
+    if (!checked.ok) {
+      setError(checked.error);
+      return;
+    }
+    setError(null);
+    withdraw.mutate({ amountText: checked.text, bankAccountId: bankId, idempotencyKey: attemptKey });
+  };
+
+  return (
+    <form noValidate aria-labelledby={titleId} className={`${cardClass} space-y-4`} onSubmit={submit}>
+      <h3 id={titleId} className="text-lg font-semibold text-slate-900">
+        Withdraw to your bank
+      </h3>
+      <p className="text-slate-700">
+        Available to withdraw: <strong>{formatInr(availableBalance)}</strong>
+      </p>
+      <fieldset>
+        <legend className={labelClass}>Bank account</legend>
+        {banks.length === 0 ? (
+          <p className="mt-1 text-sm text-slate-600">No bank account yet: add one below.</p>
+        ) : (
+          <div className="mt-2 space-y-2">
+            {banks.map((bank) => (
+              <label key={bank.id} className="flex items-center gap-2 text-slate-800">
+                <input
+                  type="radio"
+                  name="bank-account"
+                  value={bank.id}
+                  checked={bank.id === bankId}
+                  onChange={() => {
+                    onChoose(bank.id);
+                    setAttemptKey(crypto.randomUUID());
+                  }}
+                />
+                {accountText(bank)}
+              </label>
+            ))}
+          </div>
+        )}
+      </fieldset>
+      <TextField
+        label="Withdrawal amount (INR)"
+        type="number"
+        inputMode="decimal"
+        min="0.01"
+        step="0.01"
+        required
+        value={amount}
+        invalid={error !== null}
+        errorId={alertId}
+        onChange={(event) => {
+          setAmount(event.target.value);
+          setAttemptKey(crypto.randomUUID());
+        }}
+      />
+      <FormAlert id={alertId} message={error} />
+      <button
+        type="submit"
+        className={`${primaryButtonClass} ${disabledClass}`}
+        disabled={withdraw.isPending}
+      >
+        {withdraw.isPending ? 'Processing...' : 'Withdraw'}
+      </button>
+    </form>
+  );
+}
+
+function AddBankAccountForm({ onAdded }: { onAdded: (accounts: BankAccount[]) => void }) {
+  const alertId = useId();
+  const titleId = useId();
+  const [holder, setHolder] = useState('');
+  const [number, setNumber] = useState('');
+  const [ifsc, setIfsc] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const add = useMutation({
+    mutationFn: addBankAccount,
+    onSuccess: (accounts) => {
+      toast.success(messages.bankAccountSaved);
+      setHolder('');
+      setNumber('');
+      setIfsc('');
+      onAdded(accounts);
+    },
+    onError: (cause) => setError(errorMessage(cause, messages.requestFailed)),
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    if (add.isPending) return;
+    const account = {
+      holder_name: holder.trim(),
+      account_number: number.trim(),
+      ifsc: ifsc.trim().toUpperCase(),
+    };
+    if (account.holder_name === '' || account.account_number === '' || account.ifsc === '') {
+      setError(messages.fillAllRequired);
+      return;
+    }
+    if (!/^\d{9,18}$/.test(account.account_number)) {
+      setError(messages.invalidBankAccount);
+      return;
+    }
+    if (!/^[A-Z]{4}0[A-Z0-9]{6}$/.test(account.ifsc)) {
+      setError(messages.invalidIfsc);
+      return;
+    }
+    setError(null);
+    add.mutate(account);
+  };
+
+  return (
+    <form noValidate aria-labelledby={titleId} className={`${cardClass} space-y-4`} onSubmit={submit}>
+      <h3 id={titleId} className="text-lg font-semibold text-slate-900">
+        Add a bank account
+      </h3>
+      <TextField
+        label="Account holder name"
+        autoComplete="name"
+        value={holder}
+        onChange={(e) => setHolder(e.target.value)}
+      />
+      <TextField
+        label="Account number"
+        inputMode="numeric"
+        autoComplete="off"
+        value={number}
+        onChange={(e) => setNumber(e.target.value)}
+      />
+      <TextField label="IFSC" autoComplete="off" value={ifsc} onChange={(e) => setIfsc(e.target.value)} />
+      <FormAlert id={alertId} message={error} />
+      <button type="submit" className={`${secondaryButtonClass} ${disabledClass}`} disabled={add.isPending}>
+        {add.isPending ? 'Saving...' : 'Save bank account'}
+      </button>
+    </form>
+  );
+}
