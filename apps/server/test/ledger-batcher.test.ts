@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { LedgerError } from '@hasta/ledger/rules';
 import { ReferenceLedger } from '@hasta/ledger/reference-model';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../src/auth/sessions';
 import { migrate } from '../src/db/migrate';
-import { TransferBatcher, VerificationMissingError } from '../src/ledger/batcher';
+import { TransferBatcher } from '../src/ledger/batcher';
 import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
+import { issue as issueTo, outcomeOf } from './support/ledger-helpers';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
 
 describe(`group-committed transfers on ${testDatabaseKind}`, () => {
@@ -35,24 +35,8 @@ describe(`group-committed transfers on ${testDatabaseKind}`, () => {
       .executeTakeFirstOrThrow();
     return { userId: user.id, account: await ledger.ensureUserAccount(user.id) };
   }
-  const issue = (to: string, amountPaise: bigint) =>
-    ledger.transfer({
-      id: randomUUID(),
-      debitAccountId: SYSTEM_ACCOUNT_ID,
-      creditAccountId: to,
-      amountPaise,
-      kind: 'issuance',
-    });
-  const outcome = async (promise: Promise<unknown>) => {
-    try {
-      await promise;
-      return 'ok';
-    } catch (error) {
-      if (error instanceof LedgerError) return error.code;
-      if (error instanceof VerificationMissingError) return 'verification_missing';
-      throw error;
-    }
-  };
+  const issue = (to: string, amountPaise: bigint) => issueTo(ledger, to, amountPaise);
+  const outcome = outcomeOf;
   const posted = async (account: string) => {
     const state = (await ledger.account(account))!;
     return state.creditsPosted - state.debitsPosted;

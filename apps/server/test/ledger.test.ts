@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { LedgerError } from '@hasta/ledger/rules';
 import { ReferenceLedger } from '@hasta/ledger/reference-model';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate';
 import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
+import { issue as issueTo, outcomeOf } from './support/ledger-helpers';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
 
 describe(`the ledger on ${testDatabaseKind}`, () => {
@@ -38,23 +38,8 @@ describe(`the ledger on ${testDatabaseKind}`, () => {
     const account = (await ledger.account(id))!;
     return { posted: account.creditsPosted - account.debitsPosted, pending: account.debitsPending };
   };
-  const issue = (to: string, amountPaise: bigint) =>
-    ledger.transfer({
-      id: randomUUID(),
-      debitAccountId: SYSTEM_ACCOUNT_ID,
-      creditAccountId: to,
-      amountPaise,
-      kind: 'issuance',
-    });
-  const code = async (promise: Promise<unknown>) => {
-    try {
-      await promise;
-      return 'ok';
-    } catch (error) {
-      if (error instanceof LedgerError) return error.code;
-      throw error;
-    }
-  };
+  const issue = (to: string, amountPaise: bigint) => issueTo(ledger, to, amountPaise);
+  const code = outcomeOf;
 
   it('issues money from the system account and moves it between people', async () => {
     const [asha, ravi] = [await newAccount(), await newAccount()];

@@ -11,6 +11,14 @@ interface TextFieldProps extends Omit<ComponentProps<'input'>, 'className'> {
   hint?: ReactNode;
 }
 
+/**
+ * A rupee amount: a number with two decimals at most, at least ₹0.01 (spec §9). The form still checks the
+ * text itself (money is parsed to paise, never read as a float).
+ */
+export function AmountField(props: Omit<TextFieldProps, 'type' | 'inputMode' | 'min' | 'step'>) {
+  return <TextField type="number" inputMode="decimal" min="0.01" step="0.01" {...props} />;
+}
+
 /** A labelled text input; extra props (including react-hook-form's `register` result) go to the <input>. */
 export function TextField({ label, invalid = false, errorId, hint, id, ...input }: TextFieldProps) {
   const autoId = useId();

@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
 
-import { FormAlert, TextField } from '../../../components/form-field';
+import { AmountField, FormAlert } from '../../../components/form-field';
 import {
   cardClass,
   disabledClass,
@@ -141,12 +141,8 @@ export function SendValueSection() {
             </p>
           ) : null}
         </div>
-        <TextField
+        <AmountField
           label="Amount (INR)"
-          type="number"
-          inputMode="decimal"
-          min="0.01"
-          step="0.01"
           required
           value={amount}
           onChange={(event) => setAmount(event.target.value)}

@@ -2,7 +2,7 @@ import { messages } from '@hasta/contracts/messages';
 import { useId, useState } from 'react';
 import type { ComponentType, FormEvent } from 'react';
 
-import { FormAlert, TextField } from '../../../components/form-field';
+import { AmountField, FormAlert } from '../../../components/form-field';
 import { cardClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { formatInr } from '../../../lib/money-format';
 import { checkAmount } from '../utils/amount';
@@ -90,12 +90,8 @@ export function AcceptPalmTab({ scanner: Scanner, onUseQr, onPaid }: AcceptPalmT
             Process Transaction
           </h3>
           <form noValidate aria-labelledby="process-transaction" className="mt-4 space-y-4" onSubmit={submit}>
-            <TextField
+            <AmountField
               label="Amount (INR)"
-              type="number"
-              inputMode="decimal"
-              min="0.01"
-              step="0.01"
               required
               value={amount}
               invalid={error !== null}

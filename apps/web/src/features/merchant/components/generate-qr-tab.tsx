@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
 
-import { FormAlert, TextField } from '../../../components/form-field';
+import { AmountField, FormAlert, TextField } from '../../../components/form-field';
 import { QrCodeCanvas, qrPngDataUrl } from '../../../components/qr-code-canvas';
 import {
   cardClass,
@@ -115,12 +115,8 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
         <h3 id={titleId} className="text-lg font-semibold text-slate-900">
           New payment QR code
         </h3>
-        <TextField
+        <AmountField
           label="Amount (INR, optional)"
-          type="number"
-          inputMode="decimal"
-          min="0.01"
-          step="0.01"
           value={amount}
           invalid={error !== null && error !== messages.qrLabelTooLong}
           errorId={alertId}

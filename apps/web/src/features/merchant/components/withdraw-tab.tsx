@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
 
-import { FormAlert, TextField } from '../../../components/form-field';
+import { AmountField, FormAlert, TextField } from '../../../components/form-field';
 import {
   cardClass,
   disabledClass,
@@ -204,12 +204,8 @@ function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: Wit
           </div>
         )}
       </fieldset>
-      <TextField
+      <AmountField
         label="Withdrawal amount (INR)"
-        type="number"
-        inputMode="decimal"
-        min="0.01"
-        step="0.01"
         required
         value={amount}
         invalid={error !== null}

@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 
-import { FormAlert, TextField } from '../../../components/form-field';
+import { AmountField, FormAlert } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import {
   cardClass,
@@ -68,12 +68,8 @@ export function ReceiveRoute() {
         </section>
         {confirmed === null ? (
           <form noValidate className={`${cardClass} space-y-4`} onSubmit={submit}>
-            <TextField
+            <AmountField
               label="Expected Amount (INR)"
-              type="number"
-              inputMode="decimal"
-              min="0.01"
-              step="0.01"
               required
               value={amount}
               invalid={error !== null}

@@ -6,7 +6,7 @@ import type { FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 
-import { FormAlert, TextField } from '../../../components/form-field';
+import { AmountField, FormAlert, TextField } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import {
   cardClass,
@@ -304,12 +304,8 @@ export function TransferRoute() {
               value={form.receiverEmail}
               onChange={(event) => setForm({ ...form, receiverEmail: event.target.value })}
             />
-            <TextField
+            <AmountField
               label="Amount (INR)"
-              type="number"
-              inputMode="decimal"
-              min="0.01"
-              step="0.01"
               required
               readOnly={qrPayee !== null && qrPayee.amount !== null}
               value={form.amount}

@@ -1,0 +1,524 @@
+/**
+ * Template protection after ISO/IEC 24745: what is stored is not the palm code but a keyed Index-of-Max hash
+ * of it (Jin et al., "Ranking-based locality sensitive hashing-enabled cancelable biometrics: Index-of-Max
+ * hashing", IEEE TIFS 2018, Gaussian random projection variant, made sparse).
+ *
+ * For each of `hashes` outputs, `candidates` keyed random projections of the code (each a weighted sum of
+ * `taps` code bits read as ±1, masked cells as 0) are computed and only the index of the largest is kept.
+ * Two codes that agree on most bits agree on most indices, so matching stays a Hamming-style count of
+ * disagreeing symbols; but an index says only which of a few sums was largest, not their values, so the
+ * code cannot be solved back from the hash (many codes give the same hash).
+ *
+ * - Irreversible: the map is many-to-one and ranking-based, and its projections are secret (derived from
+ *   the key). An attacker holding both a template and the key can still search for *a* code that hashes
+ *   close to it (a pre-image good enough to match under that key); the remedy is the next point.
+ * - Renewable and unlinkable: a new key gives new projections, and a template made under one key says
+ *   nothing measurable about a template of the same palm under another (the test checks that cross-key
+ *   genuine distances look like impostor ones). Rotating the key means re-enrolling every palm.
+ * - A keyed XOR whitening layer on top makes the stored bits uniform: raw Index-of-Max symbols are biased
+ *   (ties in empty areas go to index 0), which would show where a palm has no lines.
+ *
+ * Alignment: a protected template can no longer be shifted or rotated, so the probe does it before
+ * hashing. The enrolled template is hashed once, unaligned; the probe is hashed under every alignment of
+ * a plan (a few rotations and shifts), and matching takes the best. The raw code never leaves memory.
+ *
+ * Coarse template: the first `coarseHashes` symbols of the same template. Fewer symbols are a noisier but
+ * unbiased estimate of the same distance, so the first search stage reads a prefix of each stored template
+ * and compares it with the probe's prefix under a small set of alignments.
+ */
+import { encodeCode, type FeatureKind, type PalmCode, type PalmFeatures } from './features';
+import { hmacSha256, sha256, toHex } from './sha256';
+
+export interface ProtectionParameters {
+  /** Index-of-Max outputs of the full template. */
+  hashes: number;
+  /** Leading outputs that form the coarse template (first search stage); a multiple of 32. */
+  coarseHashes: number;
+  /** Projections compared per output (q): 2, 4 or 16, stored in 1, 2 or 4 bits. */
+  candidates: 2 | 4 | 16;
+  /** Code bits summed by each projection. */
+  taps: number;
+}
+
+export const DEFAULT_PROTECTION: Readonly<ProtectionParameters> = {
+  hashes: 1024,
+  coarseHashes: 512,
+  candidates: 4,
+  taps: 4,
+};
+
+/** Largest probe shift, in cells, that the tap layout's zero padding leaves room for. */
+export const MAX_SHIFT_CELLS = 4;
+
+export interface AlignmentPlan {
+  /** Rotations of the probe for the full template; each is combined with every integer shift below. */
+  rotations_deg: readonly number[];
+  /** Integer shifts of the probe in −maxShift..maxShift cells on each axis. */
+  maxShift_cells: number;
+  /** Rotations of the probe for the coarse template, each combined with each of `coarseShifts`. */
+  coarseRotations_deg: readonly number[];
+  coarseShifts: readonly (readonly [dx_cells: number, dy_cells: number])[];
+}
+
+/**
+ * Chosen on the medium setting (benchmark): samples are off by up to ±5° each, so two of them by up to 10°;
+ * steps of 4° leave at most 2°. The full-template filters are smooth enough to forgive about a cell, so the
+ * coarse stage covers the same range with 3 rotations × 5 shifts (none and the four diagonals).
+ */
+export const DEFAULT_ALIGNMENT_PLAN: Readonly<AlignmentPlan> = {
+  rotations_deg: [-8, -4, 0, 4, 8],
+  maxShift_cells: 2,
+  coarseRotations_deg: [-6, 0, 6],
+  coarseShifts: [
+    [0, 0],
+    [-1, -1],
+    [-1, 1],
+    [1, -1],
+    [1, 1],
+  ],
+};
+
+export interface ProtectedTemplate {
+  readonly kind: FeatureKind;
+  readonly symbolBits: number;
+  readonly hashes: number;
+  readonly coarseHashes: number;
+  /** Identifies the key the template was made with (a keyed digest, not the key). */
+  readonly keyId: Uint8Array;
+  /** The symbols, packed; the first `coarseHashes` of them are the coarse template. */
+  readonly words: Uint32Array;
+}
+
+/**
+ * A probe hashed under every alignment of its plan: full templates back to back in `fine`, and coarse
+ * prefixes back to back in `coarse`.
+ */
+export interface ProbeTemplates {
+  readonly symbolBits: number;
+  readonly keyId: Uint8Array;
+  readonly hashes: number;
+  readonly coarseHashes: number;
+  readonly fine: Uint32Array;
+  readonly fineAlignments: number;
+  readonly coarse: Uint32Array;
+  readonly coarseAlignments: number;
+}
+
+export function symbolBitsFor(candidates: number): number {
+  if (candidates === 2) return 1;
+  if (candidates === 4) return 2;
+  if (candidates === 16) return 4;
+  throw new RangeError('candidates must be 2, 4 or 16');
+}
+
+export function wordsFor(hashes: number, symbolBits: number): number {
+  return Math.ceil((hashes * symbolBits) / 32);
+}
+
+/** Labels are ASCII; no TextEncoder, which this package's ES-only type environment does not declare. */
+function ascii(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) throw new RangeError('label must be ASCII');
+    bytes[i] = code;
+  }
+  return bytes;
+}
+
+/** An HMAC-SHA-256 counter-mode stream of 32-bit words: the key's expansion into projection parameters. */
+class KeyStream {
+  private block: Uint8Array = new Uint8Array(0);
+  private position = 0;
+  private counter = 0;
+  private readonly label: Uint8Array;
+
+  constructor(
+    private readonly key: Uint8Array,
+    label: string,
+  ) {
+    this.label = ascii(label);
+  }
+
+  nextU32(): number {
+    if (this.position + 4 > this.block.length) {
+      const counter = new Uint8Array(4);
+      new DataView(counter.buffer).setUint32(0, this.counter++);
+      this.block = hmacSha256(this.key, this.label, counter);
+      this.position = 0;
+    }
+    const b = this.block;
+    const p = this.position;
+    this.position += 4;
+    return ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
+  }
+
+  /** Uniform in (0, 1). */
+  nextUniform(): number {
+    return (this.nextU32() + 0.5) / 4294967296;
+  }
+
+  nextNormal(): number {
+    return Math.sqrt(-2 * Math.log(this.nextUniform())) * Math.cos(2 * Math.PI * this.nextUniform());
+  }
+}
+
+interface Projections {
+  /** Index of each tap's code value in the padded signed layout: hash-major, then candidate, then tap. */
+  readonly index: Int32Array;
+  readonly weight: Float32Array;
+  readonly whitening: Uint32Array;
+}
+
+function makeProjections(
+  stream: KeyStream,
+  parameters: Readonly<ProtectionParameters>,
+  planes: number,
+  grid: number,
+  symbolBits: number,
+): Projections {
+  const count = parameters.hashes * parameters.candidates * parameters.taps;
+  const index = new Int32Array(count);
+  const weight = new Float32Array(count);
+  const side = grid + 2 * MAX_SHIFT_CELLS;
+  for (let t = 0; t < count; t++) {
+    // The modulo's bias is below 2^-20 for these sizes, far under what the code's own noise hides.
+    const slot = stream.nextU32() % (planes * grid * grid);
+    const plane = Math.floor(slot / (grid * grid));
+    const cell = slot % (grid * grid);
+    index[t] =
+      plane * side * side +
+      (Math.floor(cell / grid) + MAX_SHIFT_CELLS) * side +
+      (cell % grid) +
+      MAX_SHIFT_CELLS;
+    weight[t] = stream.nextNormal();
+  }
+  const whitening = new Uint32Array(wordsFor(parameters.hashes, symbolBits));
+  for (let i = 0; i < whitening.length; i++) whitening[i] = stream.nextU32();
+  return { index, weight, whitening };
+}
+
+/** The code as ±1 per bit (0 where masked) in a zero-padded layout, so shifted reads need no bounds checks. */
+export function signedPlanes(code: PalmCode, pad: number): Int8Array {
+  const { grid, planes } = code;
+  const side = grid + 2 * pad;
+  const values = new Int8Array(planes * side * side);
+  for (let p = 0; p < planes; p++) {
+    for (let y = 0; y < grid; y++) {
+      const mask = code.mask[y]!;
+      const bits = code.bits[p * grid + y]!;
+      const row = p * side * side + (y + pad) * side + pad;
+      for (let x = 0; x < grid; x++) {
+        if ((mask >>> x) & 1) values[row + x] = (bits >>> x) & 1 ? 1 : -1;
+      }
+    }
+  }
+  return values;
+}
+
+/**
+ * Index-of-Max hashing of one signed code under several shifts (offsets into its padded layout): the first
+ * `hashes` outputs for shift s go to `out` from word `firstWord + s·stride`, whitened. `hashes` is a multiple
+ * of the symbols per word, so a prefix ends on a word boundary. The shifts are the inner loop, so each
+ * projection's taps are read once for all of them.
+ */
+function hashShifts(
+  values: Int8Array,
+  offsets: readonly number[],
+  projections: Projections,
+  hashes: number,
+  candidates: number,
+  taps: number,
+  symbolBits: number,
+  out: Uint32Array,
+  firstWord: number,
+  stride: number,
+): void {
+  const { index, weight, whitening } = projections;
+  const perWord = 32 / symbolBits;
+  const shifts = offsets.length;
+  if (candidates === 4 && taps === 4) {
+    // The default parameters, written out: 16 taps per output held in locals across the shifts.
+    for (let h = 0, t = 0; h < hashes; h++, t += 16) {
+      const i0 = index[t]!,
+        i1 = index[t + 1]!,
+        i2 = index[t + 2]!,
+        i3 = index[t + 3]!;
+      const i4 = index[t + 4]!,
+        i5 = index[t + 5]!,
+        i6 = index[t + 6]!,
+        i7 = index[t + 7]!;
+      const i8 = index[t + 8]!,
+        i9 = index[t + 9]!,
+        i10 = index[t + 10]!,
+        i11 = index[t + 11]!;
+      const i12 = index[t + 12]!,
+        i13 = index[t + 13]!,
+        i14 = index[t + 14]!,
+        i15 = index[t + 15]!;
+      const w0 = weight[t]!,
+        w1 = weight[t + 1]!,
+        w2 = weight[t + 2]!,
+        w3 = weight[t + 3]!;
+      const w4 = weight[t + 4]!,
+        w5 = weight[t + 5]!,
+        w6 = weight[t + 6]!,
+        w7 = weight[t + 7]!;
+      const w8 = weight[t + 8]!,
+        w9 = weight[t + 9]!,
+        w10 = weight[t + 10]!,
+        w11 = weight[t + 11]!;
+      const w12 = weight[t + 12]!,
+        w13 = weight[t + 13]!,
+        w14 = weight[t + 14]!,
+        w15 = weight[t + 15]!;
+      const word = h >> 4;
+      const shift = (h & 15) << 1;
+      for (let s = 0; s < shifts; s++) {
+        const o = offsets[s]!;
+        const s0 = w0 * values[i0 + o]! + w1 * values[i1 + o]! + w2 * values[i2 + o]! + w3 * values[i3 + o]!;
+        const s1 = w4 * values[i4 + o]! + w5 * values[i5 + o]! + w6 * values[i6 + o]! + w7 * values[i7 + o]!;
+        const s2 =
+          w8 * values[i8 + o]! + w9 * values[i9 + o]! + w10 * values[i10 + o]! + w11 * values[i11 + o]!;
+        const s3 =
+          w12 * values[i12 + o]! + w13 * values[i13 + o]! + w14 * values[i14 + o]! + w15 * values[i15 + o]!;
+        let winner = 0;
+        let best = s0;
+        if (s1 > best) {
+          best = s1;
+          winner = 1;
+        }
+        if (s2 > best) {
+          best = s2;
+          winner = 2;
+        }
+        if (s3 > best) winner = 3;
+        out[firstWord + s * stride + word]! |= winner << shift;
+      }
+    }
+  } else {
+    const span = candidates * taps;
+    for (let h = 0; h < hashes; h++) {
+      const base = h * span;
+      const word = Math.floor(h / perWord);
+      const shift = (h % perWord) * symbolBits;
+      for (let s = 0; s < shifts; s++) {
+        const o = offsets[s]!;
+        let best = -Infinity;
+        let winner = 0;
+        for (let c = 0, t = base; c < candidates; c++) {
+          let sum = 0;
+          for (let k = 0; k < taps; k++, t++) sum += weight[t]! * values[index[t]! + o]!;
+          if (sum > best) {
+            best = sum;
+            winner = c;
+          }
+        }
+        out[firstWord + s * stride + word]! |= winner << shift;
+      }
+    }
+  }
+  const words = hashes / perWord;
+  for (let s = 0; s < shifts; s++) {
+    const at = firstWord + s * stride;
+    for (let k = 0; k < words; k++) out[at + k]! ^= whitening[k]!;
+  }
+}
+
+/**
+ * Holds one key's projections. The key is secret (configuration, never stored beside the templates); the
+ * same key and parameters always give the same template for the same code.
+ */
+export class TemplateProtector {
+  readonly keyId: Uint8Array;
+  readonly parameters: Readonly<ProtectionParameters>;
+  readonly symbolBits: number;
+  readonly words: number;
+  readonly coarseWords: number;
+  private readonly projections = new Map<string, Projections>();
+
+  constructor(
+    private readonly key: Uint8Array,
+    parameters: Readonly<ProtectionParameters> = DEFAULT_PROTECTION,
+  ) {
+    if (key.length < 16) throw new RangeError('the template key must be at least 16 bytes');
+    const symbolBits = symbolBitsFor(parameters.candidates);
+    if (parameters.hashes < 32 || parameters.hashes > 65535 || parameters.hashes % 32 !== 0) {
+      throw new RangeError('hashes must be a multiple of 32 in 32..65535');
+    }
+    if (
+      parameters.coarseHashes < 32 ||
+      parameters.coarseHashes > parameters.hashes ||
+      parameters.coarseHashes % 32 !== 0
+    ) {
+      throw new RangeError('coarse hashes must be a multiple of 32, at most the hashes');
+    }
+    if (parameters.taps < 1 || parameters.taps > 64) throw new RangeError('taps out of range');
+    this.parameters = { ...parameters };
+    this.symbolBits = symbolBits;
+    this.words = wordsFor(parameters.hashes, symbolBits);
+    this.coarseWords = wordsFor(parameters.coarseHashes, symbolBits);
+    this.keyId = hmacSha256(key, ascii('hasta/palm/key-id/v1')).slice(0, 8);
+  }
+
+  /** The projections for codes of one shape, expanded from the key once. */
+  private projectionsFor(code: PalmCode): Projections {
+    const shape = `${code.kind}/${code.grid}/${code.planes}`;
+    let projections = this.projections.get(shape);
+    if (!projections) {
+      const p = this.parameters;
+      const label = `hasta/palm/iom/v1/${shape}/${p.hashes}/${p.candidates}/${p.taps}`;
+      projections = makeProjections(
+        new KeyStream(this.key, label),
+        p,
+        code.planes,
+        code.grid,
+        this.symbolBits,
+      );
+      this.projections.set(shape, projections);
+    }
+    return projections;
+  }
+
+  /** Hashes one code under each offset; the results go to `out` from word `at`, `stride` words apart. */
+  private hash(
+    code: PalmCode,
+    values: Int8Array,
+    offsets: readonly number[],
+    hashes: number,
+    out: Uint32Array,
+    at: number,
+    stride: number,
+  ): void {
+    const p = this.parameters;
+    const projections = this.projectionsFor(code);
+    hashShifts(values, offsets, projections, hashes, p.candidates, p.taps, this.symbolBits, out, at, stride);
+  }
+
+  /** The template stored at enrolment: the capture as it is, no alignment. */
+  enrol(features: PalmFeatures): ProtectedTemplate {
+    const code = encodeCode(features);
+    const words = new Uint32Array(this.words);
+    this.hash(code, signedPlanes(code, MAX_SHIFT_CELLS), [0], this.parameters.hashes, words, 0, this.words);
+    return {
+      kind: code.kind,
+      symbolBits: this.symbolBits,
+      hashes: this.parameters.hashes,
+      coarseHashes: this.parameters.coarseHashes,
+      keyId: this.keyId,
+      words,
+    };
+  }
+
+  /** A probe hashed under every alignment of the plan (see the module comment). */
+  probe(features: PalmFeatures, plan: Readonly<AlignmentPlan> = DEFAULT_ALIGNMENT_PLAN): ProbeTemplates {
+    const { maxShift_cells } = plan;
+    if (!(maxShift_cells >= 0 && maxShift_cells <= MAX_SHIFT_CELLS))
+      throw new RangeError('shift out of range');
+    if (plan.coarseShifts.some(([dx, dy]) => Math.max(Math.abs(dx), Math.abs(dy)) > MAX_SHIFT_CELLS)) {
+      throw new RangeError('shift out of range');
+    }
+    if (plan.rotations_deg.length === 0 || plan.coarseRotations_deg.length * plan.coarseShifts.length === 0) {
+      throw new RangeError('empty alignment plan');
+    }
+    const side = features.grid + 2 * MAX_SHIFT_CELLS;
+    // The aligned, signed codes per rotation, shared by the two stages.
+    const signed = new Map<number, { code: PalmCode; values: Int8Array }>();
+    const at = (rotation_deg: number) => {
+      let entry = signed.get(rotation_deg);
+      if (!entry) {
+        const code = encodeCode(features, { rotation_deg, dx_cells: 0, dy_cells: 0 });
+        entry = { code, values: signedPlanes(code, MAX_SHIFT_CELLS) };
+        signed.set(rotation_deg, entry);
+      }
+      return entry;
+    };
+    const span = 2 * maxShift_cells + 1;
+    const fineAlignments = plan.rotations_deg.length * span * span;
+    const fine = new Uint32Array(fineAlignments * this.words);
+    const offsets: number[] = [];
+    for (let dy = -maxShift_cells; dy <= maxShift_cells; dy++) {
+      for (let dx = -maxShift_cells; dx <= maxShift_cells; dx++) offsets.push(dy * side + dx);
+    }
+    plan.rotations_deg.forEach((rotation_deg, r) => {
+      const { code, values } = at(rotation_deg);
+      const first = r * offsets.length * this.words;
+      this.hash(code, values, offsets, this.parameters.hashes, fine, first, this.words);
+    });
+    const coarseAlignments = plan.coarseRotations_deg.length * plan.coarseShifts.length;
+    const coarse = new Uint32Array(coarseAlignments * this.coarseWords);
+    const coarseOffsets = plan.coarseShifts.map(([dx, dy]) => dy * side + dx);
+    plan.coarseRotations_deg.forEach((rotation_deg, r) => {
+      const { code, values } = at(rotation_deg);
+      const first = r * coarseOffsets.length * this.coarseWords;
+      this.hash(code, values, coarseOffsets, this.parameters.coarseHashes, coarse, first, this.coarseWords);
+    });
+    return {
+      symbolBits: this.symbolBits,
+      keyId: this.keyId,
+      hashes: this.parameters.hashes,
+      coarseHashes: this.parameters.coarseHashes,
+      fine,
+      fineAlignments,
+      coarse,
+      coarseAlignments,
+    };
+  }
+}
+
+const MAGIC = [0x48, 0x50, 0x54, 0x31]; // "HPT1"
+const HEADER_BYTES = 20;
+
+/** Bytes for storage (to be encrypted at rest by the server): a fixed header, then the words little-endian. */
+export function serializeTemplate(template: ProtectedTemplate): Uint8Array {
+  const bytes = new Uint8Array(HEADER_BYTES + 4 * template.words.length);
+  const view = new DataView(bytes.buffer);
+  bytes.set(MAGIC, 0);
+  bytes[4] = template.kind === 'competitive' ? 0 : 1;
+  bytes[5] = template.symbolBits;
+  view.setUint16(6, template.hashes, true);
+  view.setUint16(8, template.coarseHashes, true);
+  // bytes 10..11 reserved (zero)
+  bytes.set(template.keyId, 12);
+  template.words.forEach((word, i) => view.setUint32(HEADER_BYTES + 4 * i, word, true));
+  return bytes;
+}
+
+export function parseTemplate(bytes: Uint8Array): ProtectedTemplate {
+  if (bytes.length < HEADER_BYTES || MAGIC.some((b, i) => bytes[i] !== b)) {
+    throw new RangeError('not a protected palm template');
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const kindByte = bytes[4];
+  const symbolBits = bytes[5]!;
+  const hashes = view.getUint16(6, true);
+  const coarseHashes = view.getUint16(8, true);
+  if (
+    (kindByte !== 0 && kindByte !== 1) ||
+    ![1, 2, 4].includes(symbolBits) ||
+    view.getUint16(10, true) !== 0 ||
+    hashes % 32 !== 0 ||
+    coarseHashes % 32 !== 0 ||
+    coarseHashes > hashes ||
+    coarseHashes === 0
+  ) {
+    throw new RangeError('unsupported palm template header');
+  }
+  const count = wordsFor(hashes, symbolBits);
+  if (bytes.length !== HEADER_BYTES + 4 * count) throw new RangeError('palm template has the wrong length');
+  const words = new Uint32Array(count);
+  for (let i = 0; i < count; i++) words[i] = view.getUint32(HEADER_BYTES + 4 * i, true);
+  return {
+    kind: kindByte === 0 ? 'competitive' : 'bocv',
+    symbolBits,
+    hashes,
+    coarseHashes,
+    keyId: bytes.slice(12, 20),
+    words,
+  };
+}
+
+/** The palm_hash shown to users: the SHA-256 of the protected template's bytes, in hex. */
+export function palmHash(template: ProtectedTemplate): string {
+  return toHex(sha256(serializeTemplate(template)));
+}

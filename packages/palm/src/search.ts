@@ -1,0 +1,527 @@
+/**
+ * 1:N identification over protected templates, and the decision on top of it.
+ *
+ * A linear scan: at ~25–35 % genuine symbol disagreement no index (multi-index hashing, trees) prunes
+ * anything, and a scan over contiguous words is as fast as memory allows. Two stages:
+ * 1. every gallery entry's coarse template against the probe's few coarse alignments; the best `candidates`
+ *    entries (by the smallest distance over those alignments) go on;
+ * 2. their full templates against all of the probe's full alignments (more rotations and shifts).
+ *
+ * Distances are the fraction of disagreeing Index-of-Max symbols, minimised over the probe's alignments.
+ */
+import { popcount32 } from './features';
+import type { ProbeTemplates, ProtectedTemplate } from './protect';
+
+/** Masks keeping one bit per symbol after OR-folding the XOR of two words (1-, 2- and 4-bit symbols). */
+function laneMask(symbolBits: number): number {
+  if (symbolBits === 1) return 0xffffffff;
+  if (symbolBits === 2) return 0x55555555;
+  if (symbolBits === 4) return 0x11111111;
+  throw new RangeError('symbol width must be 1, 2 or 4 bits');
+}
+
+/**
+ * Differing 2-bit symbols between two runs of `words` words. XOR, then fold each symbol to its low bit; the
+ * folded words are summed three at a time in 2-bit fields (at most 3) and widened once per group, which
+ * saves most of a full popcount per word.
+ */
+function mismatches2(
+  a: Uint32Array,
+  aOffset: number,
+  b: Uint32Array,
+  bOffset: number,
+  words: number,
+): number {
+  let bytes = 0;
+  let k = 0;
+  for (; k + 3 <= words; k += 3) {
+    let x = a[aOffset + k]! ^ b[bOffset + k]!;
+    let s = (x | (x >>> 1)) & 0x55555555;
+    x = a[aOffset + k + 1]! ^ b[bOffset + k + 1]!;
+    s += (x | (x >>> 1)) & 0x55555555;
+    x = a[aOffset + k + 2]! ^ b[bOffset + k + 2]!;
+    s += (x | (x >>> 1)) & 0x55555555;
+    s = (s & 0x33333333) + ((s >>> 2) & 0x33333333);
+    // Byte fields hold at most 12 per group; 21 groups would fit, and templates are far shorter.
+    bytes += (s + (s >>> 4)) & 0x0f0f0f0f;
+  }
+  let count = 0;
+  for (; k < words; k++) {
+    const x = a[aOffset + k]! ^ b[bOffset + k]!;
+    count += popcount32((x | (x >>> 1)) & 0x55555555);
+  }
+  return (
+    count +
+    ((Math.imul(bytes & 0x00ff00ff, 0x00010001) >>> 16) +
+      (Math.imul((bytes >>> 8) & 0x00ff00ff, 0x00010001) >>> 16))
+  );
+}
+
+/** Number of differing symbols between two templates of `words` words. */
+export function symbolMismatches(
+  a: Uint32Array,
+  aOffset: number,
+  b: Uint32Array,
+  bOffset: number,
+  words: number,
+  symbolBits: number,
+): number {
+  if (symbolBits === 2) {
+    if (words > 63) {
+      // Byte fields could overflow past 21 groups: split long runs.
+      let count = 0;
+      for (let k = 0; k < words; k += 63) {
+        count += mismatches2(a, aOffset + k, b, bOffset + k, Math.min(63, words - k));
+      }
+      return count;
+    }
+    return mismatches2(a, aOffset, b, bOffset, words);
+  }
+  const lanes = laneMask(symbolBits);
+  let count = 0;
+  for (let k = 0; k < words; k++) {
+    let x = a[aOffset + k]! ^ b[bOffset + k]!;
+    if (symbolBits === 4) {
+      x |= x >>> 1;
+      x |= x >>> 2;
+    }
+    count += popcount32(x & lanes);
+  }
+  return count;
+}
+
+/** Smallest mismatch count of one stored template against any of a probe's alignments. */
+function bestOverAlignments(
+  stored: Uint32Array,
+  storedOffset: number,
+  probe: Uint32Array,
+  alignments: number,
+  words: number,
+  symbolBits: number,
+): number {
+  let best = Infinity;
+  for (let a = 0; a < alignments; a++) {
+    const d = symbolMismatches(stored, storedOffset, probe, a * words, words, symbolBits);
+    if (d < best) best = d;
+  }
+  return best;
+}
+
+interface Shape {
+  keyId: Uint8Array;
+  symbolBits: number;
+  hashes: number;
+  coarseHashes: number;
+}
+
+function checkShape(a: Shape, b: Shape): void {
+  if (a.keyId.length !== b.keyId.length || a.keyId.some((byte, i) => byte !== b.keyId[i])) {
+    throw new RangeError('templates were protected with different keys');
+  }
+  if (a.symbolBits !== b.symbolBits || a.hashes !== b.hashes || a.coarseHashes !== b.coarseHashes) {
+    throw new RangeError('templates have different shapes');
+  }
+}
+
+function checkProbe(probe: ProbeTemplates, words: number, coarseWords: number): void {
+  if (
+    probe.fine.length !== probe.fineAlignments * words ||
+    probe.coarse.length !== probe.coarseAlignments * coarseWords ||
+    probe.fineAlignments < 1 ||
+    probe.coarseAlignments < 1
+  ) {
+    throw new RangeError('probe shape mismatch');
+  }
+}
+
+/** 1:1 verification distance (0..1): the template against the probe's best full alignment. */
+export function verifyDistance(template: ProtectedTemplate, probe: ProbeTemplates): number {
+  checkShape(template, probe);
+  const words = template.words.length;
+  return (
+    bestOverAlignments(template.words, 0, probe.fine, probe.fineAlignments, words, template.symbolBits) /
+    template.hashes
+  );
+}
+
+/** The first stage's 1:1 distance (0..1): the coarse prefix against the probe's coarse alignments. */
+export function coarseDistance(template: ProtectedTemplate, probe: ProbeTemplates): number {
+  checkShape(template, probe);
+  const words = probe.coarse.length / probe.coarseAlignments;
+  return (
+    bestOverAlignments(template.words, 0, probe.coarse, probe.coarseAlignments, words, template.symbolBits) /
+    template.coarseHashes
+  );
+}
+
+export interface Match {
+  id: string;
+  /** Fraction of disagreeing symbols, 0..1 (smaller is closer). */
+  distance: number;
+}
+
+export interface SearchResult {
+  best: Match | undefined;
+  /** The closest entry with a different id than the best. */
+  second: Match | undefined;
+  gallerySize: number;
+  /** Entries that reached the second stage. */
+  candidates: number;
+}
+
+export interface GalleryShape {
+  keyId: Uint8Array;
+  symbolBits: number;
+  hashes: number;
+  coarseHashes: number;
+}
+
+export function galleryShapeOf(template: Shape): GalleryShape {
+  return {
+    keyId: template.keyId,
+    symbolBits: template.symbolBits,
+    hashes: template.hashes,
+    coarseHashes: template.coarseHashes,
+  };
+}
+
+export const DEFAULT_SEARCH_CANDIDATES = 64;
+/** Entries beyond this are refused: 2^24 templates of 256 bytes is 4 GB, past what one process should hold. */
+export const MAX_GALLERY_SIZE = 1 << 24;
+
+/**
+ * The in-memory gallery: every template's words in one contiguous array, so the first stage is one linear
+ * pass over the entries' prefixes. Removal moves the last entry into the hole, keeping the array dense.
+ */
+export class PalmGallery {
+  readonly shape: Readonly<GalleryShape>;
+  /** Words per template, and the leading words that form the coarse template. */
+  readonly words: number;
+  readonly coarseWords: number;
+  private ids: string[] = [];
+  private readonly slots = new Map<string, number>();
+  private storage: Uint32Array;
+  private coarseScores = new Uint16Array(0);
+
+  constructor(shape: Readonly<GalleryShape>, initialCapacity = 1024) {
+    this.shape = { ...shape, keyId: shape.keyId.slice() };
+    this.words = Math.ceil((shape.hashes * shape.symbolBits) / 32);
+    this.coarseWords = Math.ceil((shape.coarseHashes * shape.symbolBits) / 32);
+    if (shape.coarseHashes > 65535) throw new RangeError('coarse hash count out of range');
+    this.storage = new Uint32Array(Math.max(1, Math.min(initialCapacity, MAX_GALLERY_SIZE)) * this.words);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.slots.has(id);
+  }
+
+  /** Adds a template under an id; an id already present is refused (remove it first to replace it). */
+  add(id: string, template: ProtectedTemplate): void {
+    checkShape(template, this.shape);
+    this.addWords(id, template.words);
+  }
+
+  /** Adds an entry from its packed words (already checked to be of this gallery's key and shape). */
+  addWords(id: string, words: Uint32Array): void {
+    if (words.length !== this.words) throw new RangeError('template shape differs from the gallery');
+    if (this.slots.has(id)) throw new RangeError('id already in the gallery');
+    if (this.ids.length >= MAX_GALLERY_SIZE) throw new RangeError('gallery is full');
+    this.reserve(this.ids.length + 1);
+    const slot = this.ids.length;
+    this.storage.set(words, slot * this.words);
+    this.ids.push(id);
+    this.slots.set(id, slot);
+  }
+
+  remove(id: string): boolean {
+    const slot = this.slots.get(id);
+    if (slot === undefined) return false;
+    const last = this.ids.length - 1;
+    const w = this.words;
+    if (slot !== last) {
+      const movedId = this.ids[last]!;
+      this.storage.copyWithin(slot * w, last * w, (last + 1) * w);
+      this.ids[slot] = movedId;
+      this.slots.set(movedId, slot);
+    }
+    this.ids.pop();
+    this.slots.delete(id);
+    this.storage.fill(0, last * w, (last + 1) * w);
+    return true;
+  }
+
+  /** All entries' words (a view; for scanning elsewhere, e.g. by workers sharing the buffer). */
+  wordsView(): Uint32Array {
+    return this.storage.subarray(0, this.ids.length * this.words);
+  }
+
+  private reserve(entries: number): void {
+    const capacity = this.storage.length / this.words;
+    if (entries <= capacity) return;
+    const next = Math.min(MAX_GALLERY_SIZE, Math.max(entries, capacity * 2));
+    const storage = new Uint32Array(next * this.words);
+    storage.set(this.storage);
+    this.storage = storage;
+  }
+
+  /** Stage 1: every entry's coarse distance (in symbols) over the probe's coarse alignments, into `out`. */
+  scanCoarse(probe: ProbeTemplates, out: Uint16Array, from = 0, to = this.ids.length): void {
+    checkShape(probe, this.shape);
+    checkProbe(probe, this.words, this.coarseWords);
+    scanCoarse(this.storage, this.words, this.coarseWords, this.shape.symbolBits, probe, out, from, to);
+  }
+
+  /** Slots whose coarse score is among the `count` best (ties at the cut may add up to `count` more). */
+  private shortlist(scores: Uint16Array, size: number, count: number): number[] {
+    const histogram = new Uint32Array(this.shape.coarseHashes + 2);
+    for (let i = 0; i < size; i++) histogram[scores[i]!]!++;
+    let cut = 0;
+    let total = 0;
+    while (cut < histogram.length - 1 && total + histogram[cut]! < count) total += histogram[cut++]!;
+    const limit = count * 2;
+    const chosen: number[] = [];
+    for (let i = 0; i < size && chosen.length < limit; i++) if (scores[i]! <= cut) chosen.push(i);
+    return chosen;
+  }
+
+  /**
+   * Identification: the closest entry and the runner-up. `coarseScores` may be passed in when stage 1 ran
+   * elsewhere (in workers), so that only stage 2 runs here.
+   */
+  search(
+    probe: ProbeTemplates,
+    options: { candidates?: number; coarseScores?: Uint16Array } = {},
+  ): SearchResult {
+    checkShape(probe, this.shape);
+    checkProbe(probe, this.words, this.coarseWords);
+    const size = this.ids.length;
+    const candidates = Math.max(2, Math.min(options.candidates ?? DEFAULT_SEARCH_CANDIDATES, 10_000));
+    let shortlist: number[];
+    if (size <= candidates) {
+      shortlist = Array.from({ length: size }, (_, i) => i);
+    } else {
+      let scores = options.coarseScores;
+      if (!scores) {
+        if (this.coarseScores.length < size) this.coarseScores = new Uint16Array(size);
+        scores = this.coarseScores;
+        this.scanCoarse(probe, scores);
+      }
+      if (scores.length < size) throw new RangeError('coarse scores do not cover the gallery');
+      shortlist = this.shortlist(scores, size, candidates);
+    }
+    let best: Match | undefined;
+    let second: Match | undefined;
+    for (const slot of shortlist) {
+      const distance =
+        bestOverAlignments(
+          this.storage,
+          slot * this.words,
+          probe.fine,
+          probe.fineAlignments,
+          this.words,
+          this.shape.symbolBits,
+        ) / this.shape.hashes;
+      // Ids are unique in the gallery, so the runner-up entry is the closest other id.
+      const match = { id: this.ids[slot]!, distance };
+      if (!best || distance < best.distance) {
+        second = best;
+        best = match;
+      } else if (!second || distance < second.distance) {
+        second = match;
+      }
+    }
+    return { best, second, gallerySize: size, candidates: shortlist.length };
+  }
+}
+
+/**
+ * Stage 1 over a words array laid out as in PalmGallery (entries of `words` words, the first `coarseWords`
+ * of each scanned). Exported for workers that scan a shard of a shared buffer.
+ */
+export function scanCoarse(
+  storage: Uint32Array,
+  words: number,
+  coarseWords: number,
+  symbolBits: number,
+  probe: ProbeTemplates,
+  out: Uint16Array,
+  from: number,
+  to: number,
+): void {
+  const alignments = probe.coarseAlignments;
+  const probeWords = probe.coarse;
+  if (symbolBits !== 2) {
+    for (let i = from; i < to; i++) {
+      out[i] = bestOverAlignments(storage, i * words, probeWords, alignments, coarseWords, symbolBits);
+    }
+    return;
+  }
+  for (let i = from; i < to; i++) {
+    const base = i * words;
+    let best = 0xffff;
+    for (let a = 0; a < alignments; a++) {
+      const count = symbolMismatches(storage, base, probeWords, a * coarseWords, coarseWords, 2);
+      if (count < best) best = count;
+    }
+    out[i] = best;
+  }
+}
+
+/**
+ * The impostor distance distribution's lower tail, modelled as a normal tail: FMR(t) = Φ((t − location) /
+ * scale), with location and scale fitted to the measured impostor quantiles between FMR 1e-5 and 1e-1
+ * (a straight line on a normal probability plot). Each alignment's distance is a sum of many symbol
+ * comparisons, hence close to normal, and the minimum over the probe's alignments shifts the tail rather
+ * than changing its shape. The defaults were fitted by `npm run bench:palm` on the medium setting, which
+ * prints a new fit each run and checks it against the measured FMR down to 1e-6.
+ */
+export interface ImpostorModel {
+  location: number;
+  scale: number;
+}
+
+export const DEFAULT_IMPOSTOR_MODEL: Readonly<ImpostorModel> = { location: 0.665, scale: 0.021 };
+
+/** Standard normal CDF (erfc by Numerical Recipes' Chebyshev fit, relative error < 1.2e-7 everywhere). */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * x);
+  const erfc =
+    t *
+    Math.exp(
+      -x * x -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 +
+                            t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  return z >= 0 ? 1 - erfc / 2 : erfc / 2;
+}
+
+/** Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9). */
+export function normalQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError('probability must be in (0, 1)');
+  const a = [
+    -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+    2.506628277459239,
+  ];
+  const b = [
+    -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572,
+  ];
+  const c = [
+    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const low = 0.02425;
+  if (p < low || p > 1 - low) {
+    const q = Math.sqrt(-2 * Math.log(p < low ? p : 1 - p));
+    const x =
+      (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) /
+      ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+    return p < low ? x : -x;
+  }
+  const q = p - 0.5;
+  const r = q * q;
+  return (
+    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) /
+    (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+  );
+}
+
+export function falseMatchRate(
+  distance: number,
+  model: Readonly<ImpostorModel> = DEFAULT_IMPOSTOR_MODEL,
+): number {
+  return normalCdf((distance - model.location) / model.scale);
+}
+
+/** The distance at which the model's false-match rate is `fmr`. */
+export function thresholdForFmr(
+  fmr: number,
+  model: Readonly<ImpostorModel> = DEFAULT_IMPOSTOR_MODEL,
+): number {
+  if (!(fmr > 0 && fmr < 1)) throw new RangeError('FMR must be in (0, 1)');
+  return model.location + model.scale * normalQuantile(fmr);
+}
+
+export interface DecisionPolicy {
+  /** Largest accepted distance. */
+  threshold: number;
+  /** Smallest accepted gap between the best and the second-best id. */
+  margin: number;
+  /** Frames whose best candidate must be the same id (and pass threshold and margin). */
+  minAgreeingFrames: number;
+}
+
+/**
+ * A policy for a target false-positive identification rate: a search over N entries is a false positive
+ * if any of N impostors passes, so FPIR ≈ N × FMR, and the threshold is set at FMR = FPIR / N.
+ */
+export function decisionPolicy(options: {
+  gallerySize: number;
+  targetFpir?: number;
+  margin?: number;
+  minAgreeingFrames?: number;
+  model?: Readonly<ImpostorModel>;
+}): DecisionPolicy {
+  const n = Math.max(1, options.gallerySize);
+  const fpir = options.targetFpir ?? 1e-3;
+  return {
+    threshold: thresholdForFmr(Math.min(0.5, fpir / n), options.model),
+    margin: options.margin ?? 0.02,
+    minAgreeingFrames: options.minAgreeingFrames ?? 1,
+  };
+}
+
+export type Decision =
+  | { outcome: 'match'; id: string; distance: number; agreeingFrames: number }
+  | {
+      outcome: 'no-match';
+      reason: 'no-frames' | 'above-threshold' | 'ambiguous' | 'frames-disagree';
+    };
+
+/**
+ * Accepts an id only if enough frames name it as their best, each under the threshold and clear of the
+ * second-best id by the margin, and no frame names another id under the threshold. Otherwise: no match.
+ */
+export function decide(results: readonly SearchResult[], policy: Readonly<DecisionPolicy>): Decision {
+  if (results.length === 0) return { outcome: 'no-match', reason: 'no-frames' };
+  const votes = new Map<string, { frames: number; distance: number }>();
+  let ambiguous = false;
+  const confident = new Set<string>();
+  for (const result of results) {
+    const best = result.best;
+    if (!best || best.distance > policy.threshold) continue;
+    confident.add(best.id);
+    const secondDistance = result.second?.distance ?? 1;
+    if (secondDistance - best.distance < policy.margin) {
+      ambiguous = true;
+      continue;
+    }
+    const vote = votes.get(best.id) ?? { frames: 0, distance: 1 };
+    vote.frames++;
+    vote.distance = Math.min(vote.distance, best.distance);
+    votes.set(best.id, vote);
+  }
+  if (confident.size > 1) return { outcome: 'no-match', reason: 'frames-disagree' };
+  for (const [id, vote] of votes) {
+    if (vote.frames >= policy.minAgreeingFrames) {
+      return { outcome: 'match', id, distance: vote.distance, agreeingFrames: vote.frames };
+    }
+  }
+  if (ambiguous) return { outcome: 'no-match', reason: 'ambiguous' };
+  return { outcome: 'no-match', reason: 'above-threshold' };
+}
