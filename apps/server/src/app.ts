@@ -4,6 +4,8 @@ import type { Database } from './db/database';
 import type { Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
 import { Ledger } from './ledger/ledger';
+import { loadPalmKeys } from './palm/palm-keys';
+import { PalmService } from './palm/palm-service';
 import { loadLogKeys, TransparencyLog } from './tlog/transparency-log';
 import type { Messenger } from './messaging/messenger';
 import { registerAuth } from './plugins/auth';
@@ -19,6 +21,7 @@ import { logRoutes } from './routes/log';
 import { merchantRoutes } from './routes/merchant';
 import { publicFormRoutes } from './routes/public-forms';
 import { qrRoutes } from './routes/qr';
+import { palmRoutes } from './routes/palm';
 import { siteMapRoutes } from './routes/site-map';
 import { walletRoutes } from './routes/wallet';
 
@@ -32,6 +35,8 @@ declare module 'fastify' {
     transferBatcher: TransferBatcher;
     /** The verifiable log of payments and consent (decision 009). */
     transparencyLog: TransparencyLog;
+    /** The palm engine and its in-memory gallery (decision 014). */
+    palm: PalmService;
   }
 }
 
@@ -88,6 +93,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (env.LOG_SEQUENCE_INTERVAL_MS > 0) transparencyLog.start(env.LOG_SEQUENCE_INTERVAL_MS);
   app.addHook('onClose', () => transparencyLog.stop());
 
+  const palm = new PalmService(deps.database.db, await loadPalmKeys(deps.database.db, env), {
+    demoMode: env.PALM_DEMO_MODE ?? env.NODE_ENV !== 'production',
+    maxPaymentPaise: BigInt(env.PALM_MAX_PAYMENT_PAISE),
+  });
+  await palm.init();
+  app.decorate('palm', palm);
+
   registerErrorHandling(app);
   await registerSecurity(app, env);
   registerAuth(app);
@@ -101,6 +113,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(publicFormRoutes, { prefix: '/api' });
   await app.register(merchantRoutes, { prefix: '/api' });
   await app.register(qrRoutes, { prefix: '/api' });
+  await app.register(palmRoutes);
   await app.register(siteMapRoutes);
   if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes);
 

@@ -53,6 +53,18 @@ export const envSchema = z
     LOG_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     /** How often the log appends waiting events and signs a checkpoint; 0 turns the background round off. */
     LOG_SEQUENCE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
+    // Palm templates (decision 014): the secret behind the keyed template transform and the at-rest key.
+    // Required in production; made once and kept in the database elsewhere. PALM_PREVIOUS_KEY, during a
+    // rotation, still recognises palms enrolled under the old key and re-makes their templates on use.
+    PALM_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    PALM_PREVIOUS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** The scanner's demo mode (synthetic palms, no camera): never in production, on by default elsewhere. */
+    PALM_DEMO_MODE: z
+      .enum(['true', 'false'])
+      .optional()
+      .transform((value) => (value === undefined ? undefined : value === 'true')),
+    /** Largest palm payment in paise (no OTP: the palm is the factor). Default ₹5,000. */
+    PALM_MAX_PAYMENT_PAISE: z.coerce.number().int().min(1).max(20_000_000).default(500_000),
   })
   .superRefine((env, ctx) => {
     if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
@@ -71,9 +83,12 @@ export const envSchema = z
     if (env.NODE_ENV === 'production' && env.SMTP_HOST === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_HOST'], message: 'is required in production' });
     }
-    for (const key of ['LOG_SIGNING_KEY', 'LOG_SECRET'] as const) {
+    for (const key of ['LOG_SIGNING_KEY', 'LOG_SECRET', 'PALM_KEY'] as const) {
       if (env.NODE_ENV === 'production' && env[key] === undefined)
         ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+    }
+    if (env.NODE_ENV === 'production' && env.PALM_DEMO_MODE === true) {
+      ctx.addIssue({ code: 'custom', path: ['PALM_DEMO_MODE'], message: 'cannot be on in production' });
     }
     if (env.NODE_ENV === 'production' && env.SMS_GATEWAY_URL === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SMS_GATEWAY_URL'], message: 'is required in production' });

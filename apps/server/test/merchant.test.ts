@@ -26,6 +26,7 @@ const MERCHANT_ROUTES = [
   ['POST', '/api/merchant/withdrawals', { amount: 1, bank_account_id: SOME_ID }],
   ['GET', '/api/merchant/qr-codes', undefined],
   ['POST', '/api/merchant/qr-codes', { amount: 10, label: 'Till' }],
+  ['POST', '/api/transaction', { amount: 10, scan: { frames: ['AAAA'], source: 'demo' } }],
 ] as const;
 
 describe(`merchants on ${testDatabaseKind}`, () => {

@@ -149,6 +149,27 @@ export const messages = {
   transactionAlreadyReversed: 'This transaction was already deleted.',
   reversalWouldOverdraw: 'This transaction cannot be deleted: the receiver no longer has the money.',
 
+  // Palm (the spec's catalogue has the generic scan texts; these say what went wrong).
+  palmConsentRequired: 'Please read the notice and agree before your palm is registered.',
+  handAlreadyRegistered: 'This hand is already registered.',
+  palmAlreadyEnrolled: 'This palm is already registered to a Hasta account.',
+  palmScanUnclear:
+    'The palm was not clear enough. Hold your palm flat inside the box, in good light, and try again.',
+  palmScansDisagree:
+    'The scans did not agree with each other. Hold your palm still inside the box and try again.',
+  palmNotRecognised: 'This palm was not recognised. Try again, or pay by phone/email instead.',
+  palmSelfPayment: 'You cannot pay yourself with your own palm.',
+  palmPaymentTooLarge:
+    'A palm payment can be at most ₹5,000. Please pay larger amounts by phone/email with an OTP.',
+  palmDemoDisabled: 'Demo palms are not accepted here. Please use the camera.',
+  receiverNotCaller: 'Money received by palm goes to the signed-in account only.',
+  palmConsentWithdrawn: 'Consent withdrawn. Palm payments are stopped for your account.',
+  palmConsentRestored: 'Consent given again. Palm payments work again for your account.',
+  palmDataErased: 'Your palm data was erased.',
+  noPalmToWithdraw: 'There is no palm consent to withdraw.',
+  noPalmToRestore: 'There is no withdrawn palm consent to give again.',
+  noPalmToErase: 'There is no palm data to erase.',
+
   // The verifiable log (not in the spec).
   receiptNotReady: 'This receipt is not ready yet: it appears within a few seconds of the transaction.',
   logProofOutOfRange: 'The requested tree size or index is beyond the log’s latest checkpoint.',

@@ -9,6 +9,7 @@ import { paiseToRupeesText } from '@hasta/ledger/money';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Schema, UserRole } from '../db/schema';
 import { AppError } from '../lib/app-error';
+import { registeredHands } from '../palm/palm-service';
 
 /**
  * The admin's user directory (spec §2.17): admins hidden, newest first, searched and paged in SQL so it
@@ -141,7 +142,7 @@ export async function directoryPage(db: Kysely<Schema>, query: DirectoryQuery): 
   const matches = Number((await count.execute(db)).rows[0]?.n ?? 0);
   const rows = fetched.slice(0, limit);
   const last = rows.at(-1);
-  const hands = await palmRegistrations(
+  const hands = await registeredHands(
     db,
     rows.map((row) => row.id),
   );
@@ -156,7 +157,10 @@ export async function directoryPage(db: Kysely<Schema>, query: DirectoryQuery): 
   };
 }
 
-function toAdminUserRow(row: DirectoryRow, hands: PalmHands | undefined): AdminUserRow {
+function toAdminUserRow(
+  row: DirectoryRow,
+  hands: { left: boolean; right: boolean } | undefined,
+): AdminUserRow {
   const balancePaise = BigInt(row.balance_paise);
   return {
     id: row.id,
@@ -170,21 +174,4 @@ function toAdminUserRow(row: DirectoryRow, hands: PalmHands | undefined): AdminU
     right_palm_registered: hands?.right ?? false,
     created_at: new Date(row.created_at).toISOString(),
   };
-}
-
-interface PalmHands {
-  left: boolean;
-  right: boolean;
-}
-
-/**
- * Which hands each user has registered. No palm is stored yet (no migration holds a palm hash): every hand
- * reads as not registered. When the palm registrations table lands, this is the one query to write; the
- * list, the Register buttons and the CSV already follow it.
- */
-async function palmRegistrations(
-  _db: Kysely<Schema>,
-  userIds: readonly string[],
-): Promise<Map<string, PalmHands>> {
-  return new Map(userIds.map((id) => [id, { left: false, right: false }]));
 }

@@ -247,7 +247,45 @@ export interface TlogSettingsTable {
   secret: string;
 }
 
+export interface PalmTemplatesTable {
+  id: string;
+  user_id: string;
+  hand: 'left' | 'right';
+  key_id: string;
+  sealed_template: Uint8Array;
+  palm_hash: string;
+  created_at: Generated<Date>;
+}
+
+export interface PalmConsentsTable {
+  id: string;
+  user_id: string;
+  hand: 'left' | 'right';
+  granted_at: Generated<Date>;
+  withdrawn_at: Date | null;
+}
+
+export interface PalmEventsTable {
+  id: string;
+  seq: ColumnType<string, never, never>;
+  user_id: string;
+  type: 'consent.granted' | 'consent.withdrawn' | 'palm.enrolled' | 'palm.erased' | 'palm.scan';
+  hand: 'left' | 'right' | null;
+  status: string | null;
+  similarity: number | null;
+  created_at: Generated<Date>;
+}
+
+export interface PalmSettingsTable {
+  id: number;
+  template_key: string;
+}
+
 export interface Schema {
+  palm_templates: PalmTemplatesTable;
+  palm_consents: PalmConsentsTable;
+  palm_events: PalmEventsTable;
+  palm_settings: PalmSettingsTable;
   tlog_outbox: TlogOutboxTable;
   tlog_entries: TlogEntriesTable;
   tlog_nodes: TlogNodesTable;

@@ -36,11 +36,12 @@ export function statusOf(view: Pick<TransferView, 'phase' | 'resolution' | 'reve
  */
 export async function listTransfers(
   db: Kysely<Schema>,
-  options: { accountId?: string; limit: number; includeReversed: boolean },
+  options: { accountId?: string; transferId?: string; limit: number; includeReversed: boolean },
 ): Promise<TransferView[]> {
   const forAccount = options.accountId
     ? sql`AND (t.debit_account_id = ${options.accountId} OR t.credit_account_id = ${options.accountId})`
     : sql``;
+  const forTransfer = options.transferId ? sql`AND t.id = ${options.transferId}` : sql``;
   const result = await sql<TransferView>`
     SELECT t.id, t.amount_paise, t.kind, t.phase, t.created_at, t.debit_account_id, t.credit_account_id,
            du.id AS from_user_id, COALESCE(du.email, du.phone) AS from_email,
@@ -54,7 +55,7 @@ export async function listTransfers(
     JOIN ledger_accounts ca ON ca.id = t.credit_account_id
     LEFT JOIN users cu ON cu.id = ca.user_id
     LEFT JOIN merchants cm ON cm.id = ca.merchant_id
-    WHERE t.phase IN ('single', 'pending') ${forAccount}
+    WHERE t.phase IN ('single', 'pending') ${forAccount} ${forTransfer}
     ORDER BY t.seq DESC
     LIMIT ${options.limit}`.execute(db);
   return result.rows

@@ -14,6 +14,7 @@ import {
   withdrawalRequestSchema,
 } from '@hasta/contracts/merchant';
 import { successResponseSchema } from '@hasta/contracts/auth';
+import { merchantPalmPaymentRequestSchema, palmPaymentResponseSchema } from '@hasta/contracts/palm';
 import {
   createQrCodeRequestSchema,
   formatPaymentUri,
@@ -33,6 +34,8 @@ import { Ledger, SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf } from '../ledger/queries';
 import { AppError } from '../lib/app-error';
 import { publicOrigin } from '../lib/public-origin';
+import { paiseOf } from '../ledger/ledger-errors';
+import { PALM_BODY_LIMIT_BYTES, takePalmPayment } from '../palm/palm-payment';
 import { generatePassword, hashPassword } from '../lib/password';
 import { requireAdmin, requireUser } from '../plugins/auth';
 
@@ -241,6 +244,36 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         total_qr_codes_generated: Number(qrCodes.count),
         total_qr_scans: Number(qrCodes.scans),
         total_palm_scans: incoming.filter((view) => view.kind === 'payment').length,
+      };
+    },
+  );
+
+  app.post(
+    '/transaction',
+    {
+      bodyLimit: PALM_BODY_LIMIT_BYTES,
+      schema: {
+        tags,
+        summary: 'Merchant: take a palm payment into the signed-in store (the palm names the payer)',
+        headers: z.object({ 'idempotency-key': z.string().trim().min(1).max(200).optional() }),
+        body: merchantPalmPaymentRequestSchema,
+        response: { 200: palmPaymentResponseSchema },
+      },
+    },
+    async (request) => {
+      const merchant = await requireMerchant(request);
+      const transaction = await takePalmPayment(app, request, {
+        scan: request.body.scan,
+        amountPaise: paiseOf(request.body.amount),
+        receiverUserId: merchant.owner_user_id,
+        creditAccountId: merchant.accountId,
+      });
+      return {
+        success: true as const,
+        state: true as const,
+        authenticated: true as const,
+        message: messages.paymentProcessed,
+        transaction,
       };
     },
   );

@@ -1,5 +1,5 @@
 import { normalizeEmail, normalizePhone } from '@hasta/contracts/identity';
-import { messages, type MessageKey } from '@hasta/contracts/messages';
+import { messages } from '@hasta/contracts/messages';
 import {
   adminTransactionsResponseSchema,
   assignBalanceRequestSchema,
@@ -10,8 +10,8 @@ import {
   transferRequestSchema,
   transferResponseSchema,
 } from '@hasta/contracts/wallet';
-import { paiseToRupeesText, rupeesNumberToPaise } from '@hasta/ledger/money';
-import { LedgerError, type LedgerErrorCode } from '@hasta/ledger/rules';
+import { paiseToRupeesText } from '@hasta/ledger/money';
+import { LedgerError } from '@hasta/ledger/rules';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -20,6 +20,7 @@ import type { AuthContext } from '../auth/sessions';
 import { findUserByIdentifier } from '../auth/users';
 import { AppError } from '../lib/app-error';
 import { VerificationMissingError } from '../ledger/batcher';
+import { paiseOf, toAppError } from '../ledger/ledger-errors';
 import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf, toTransactionRecord } from '../ledger/queries';
 import { requireAdmin, requireUser, requireUserRecheckedInTransaction } from '../plugins/auth';
@@ -28,34 +29,6 @@ const TRANSFER_VERIFICATION_TTL_MS = 5 * 60_000;
 const HISTORY_LIMIT = 200;
 const DASHBOARD_HISTORY_LIMIT = 50;
 const ADMIN_LIST_LIMIT = 500;
-
-const LEDGER_ERRORS: Record<
-  LedgerErrorCode,
-  { status: 'BAD_REQUEST' | 'CONFLICT' | 'NOT_FOUND'; key: MessageKey }
-> = {
-  amount_invalid: { status: 'BAD_REQUEST', key: 'amountPositive' },
-  same_account: { status: 'BAD_REQUEST', key: 'selfSendEmail' },
-  account_not_found: { status: 'NOT_FOUND', key: 'receiverNotFound' },
-  insufficient_funds: { status: 'BAD_REQUEST', key: 'insufficientFunds' },
-  balance_limit_exceeded: { status: 'BAD_REQUEST', key: 'balanceLimitExceeded' },
-  id_reused: { status: 'CONFLICT', key: 'idempotencyConflict' },
-  pending_not_found: { status: 'NOT_FOUND', key: 'transactionNotFound' },
-  pending_resolved: { status: 'CONFLICT', key: 'transactionAlreadyReversed' },
-  pending_expired: { status: 'CONFLICT', key: 'transactionFailed' },
-};
-
-function toAppError(error: unknown): unknown {
-  if (!(error instanceof LedgerError)) return error;
-  const mapped = LEDGER_ERRORS[error.code];
-  return AppError.of(mapped.status, mapped.key);
-}
-
-function paiseOf(amount: number): bigint {
-  const paise = rupeesNumberToPaise(amount);
-  if (paise === null) throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
-  if (paise <= 0n) throw AppError.of('BAD_REQUEST', 'amountPositive');
-  return paise;
-}
 
 const idempotencyHeaderSchema = z.object({ 'idempotency-key': z.string().trim().min(1).max(200).optional() });
 
@@ -116,6 +89,52 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
         limit: DASHBOARD_HISTORY_LIMIT,
         includeReversed: true,
       });
+      const [templates, palmEvents] = await Promise.all([
+        db
+          .selectFrom('palm_templates')
+          .select(['hand', 'palm_hash'])
+          .where('user_id', '=', user.id)
+          .orderBy('created_at')
+          .execute(),
+        db
+          .selectFrom('palm_events')
+          .select(['type', 'status', 'similarity', 'created_at'])
+          .where('user_id', '=', user.id)
+          .where('type', 'in', ['palm.enrolled', 'palm.scan'])
+          .orderBy('seq', 'desc')
+          .limit(DASHBOARD_HISTORY_LIMIT)
+          .execute(),
+      ]);
+      const history = [
+        ...transfers.map((view) => {
+          const record = toTransactionRecord(view, accountId);
+          return {
+            type: 'transaction' as const,
+            created_at: record.created_at,
+            sender: record.from_user_email,
+            receiver: record.to_user_email,
+            amount: record.amount,
+            status: record.status,
+            similarity: null,
+            txid: record.id,
+            tx: null,
+          };
+        }),
+        ...palmEvents.map((event) => ({
+          type:
+            event.type === 'palm.enrolled' ? ('palm_registration' as const) : ('palm_manual_scan' as const),
+          created_at: new Date(event.created_at).toISOString(),
+          sender: null,
+          receiver: null,
+          amount: null,
+          status: event.type === 'palm.enrolled' ? 'Completed' : (event.status ?? 'Success'),
+          similarity: event.similarity,
+          txid: null,
+          tx: null,
+        })),
+      ]
+        .sort((a, b) => b.created_at.localeCompare(a.created_at))
+        .slice(0, DASHBOARD_HISTORY_LIMIT);
       return {
         user: {
           id: user.id,
@@ -124,22 +143,12 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
           username: user.username,
           balance: paiseToRupeesText(balance),
           balance_paise: balance.toString(),
-          palm_hash: null,
-          handinfo: { left: false, right: false },
-          user_history: transfers.map((view) => {
-            const record = toTransactionRecord(view, accountId);
-            return {
-              type: 'transaction' as const,
-              created_at: record.created_at,
-              sender: record.from_user_email,
-              receiver: record.to_user_email,
-              amount: record.amount,
-              status: record.status,
-              similarity: null,
-              txid: record.id,
-              tx: null,
-            };
-          }),
+          palm_hash: templates[0]?.palm_hash ?? null,
+          handinfo: {
+            left: templates.some((row) => row.hand === 'left'),
+            right: templates.some((row) => row.hand === 'right'),
+          },
+          user_history: history,
         },
       };
     },

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { TemplateProtector } from '@hasta/palm/protect';
+import { toHex } from '@hasta/palm/sha256';
+import type { Kysely } from 'kysely';
+import type { Schema } from '../db/schema';
+import type { Env } from '../env';
+import { deriveKey } from '../tlog/sealing';
+
+/**
+ * One template key: the secret behind the keyed Index-of-Max transform (what makes templates renewable and
+ * unlinkable) and, derived from the same secret, the AES-256-GCM key that seals templates at rest.
+ */
+export interface PalmKey {
+  protector: TemplateProtector;
+  sealKey: Buffer;
+  /** Hex of the protector's key id: stored beside each template (a keyed digest, not the key). */
+  keyIdHex: string;
+}
+
+export function palmKeyFrom(secret: string): PalmKey {
+  const protector = new TemplateProtector(deriveKey(secret, 'palm template transform'));
+  return { protector, sealKey: deriveKey(secret, 'palm template at rest'), keyIdHex: toHex(protector.keyId) };
+}
+
+export interface PalmKeys {
+  current: PalmKey;
+  /** During a rotation: palms enrolled under it are still recognised and re-made under `current` on use. */
+  previous: PalmKey | undefined;
+}
+
+/** PALM_KEY from the environment; elsewhere than production, a key made once and kept in the database. */
+export async function loadPalmKeys(db: Kysely<Schema>, env: Env): Promise<PalmKeys> {
+  let secret = env.PALM_KEY;
+  if (secret === undefined) {
+    await db
+      .insertInto('palm_settings')
+      .values({ id: 1, template_key: randomBytes(32).toString('hex') })
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .execute();
+    secret = (await db.selectFrom('palm_settings').select('template_key').executeTakeFirstOrThrow())
+      .template_key;
+  }
+  return {
+    current: palmKeyFrom(secret),
+    previous: env.PALM_PREVIOUS_KEY === undefined ? undefined : palmKeyFrom(env.PALM_PREVIOUS_KEY),
+  };
+}

@@ -1,0 +1,45 @@
+import type { PalmScan } from '@hasta/contracts/palm';
+import type { TransactionRecord } from '@hasta/contracts/wallet';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { uuidFromText } from '../ledger/ledger';
+import { toAppError } from '../ledger/ledger-errors';
+import { listTransfers, toTransactionRecord } from '../ledger/queries';
+import { AppError } from '../lib/app-error';
+
+/** A scan is up to 5 frames of 21.8 kB of base64 each: more than the API's default body limit. */
+export const PALM_BODY_LIMIT_BYTES = 160 * 1024;
+
+/**
+ * A palm payment: the palm names the payer (1:N), and the money moves from the payer's wallet to the
+ * receiving account in one ledger transfer that also records the recognised scan in the payer's history.
+ * There is no OTP: the palm is the factor, so the amount is capped (PALM_MAX_PAYMENT_PAISE).
+ */
+export async function takePalmPayment(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  input: { scan: PalmScan; amountPaise: bigint; receiverUserId: string; creditAccountId: string },
+): Promise<TransactionRecord> {
+  if (input.amountPaise > app.palm.options.maxPaymentPaise) {
+    throw AppError.of('BAD_REQUEST', 'palmPaymentTooLarge');
+  }
+  const match = await app.palm.identify(input.scan);
+  if (match.userId === input.receiverUserId) throw AppError.of('BAD_REQUEST', 'palmSelfPayment');
+  const key = (request.headers as Record<string, string | undefined>)['idempotency-key'];
+  const id = key ? uuidFromText(`palm:${input.receiverUserId}:${key}`) : crypto.randomUUID();
+  try {
+    await app.ledger.transfer({
+      id,
+      debitAccountId: await app.ledger.ensureUserAccount(match.userId),
+      creditAccountId: input.creditAccountId,
+      amountPaise: input.amountPaise,
+      kind: 'payment',
+      initiatedBy: input.receiverUserId,
+      onRecorded: (trx) => app.palm.recordScan(trx, match),
+    });
+  } catch (error) {
+    throw toAppError(error);
+  }
+  const [view] = await listTransfers(app.database.db, { transferId: id, limit: 1, includeReversed: true });
+  if (!view) throw new Error(`palm payment ${id} is missing after it was written`);
+  return toTransactionRecord(view, input.creditAccountId);
+}

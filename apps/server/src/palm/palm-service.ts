@@ -1,0 +1,404 @@
+import { randomUUID } from 'node:crypto';
+import { PALM_ROI_BYTES, PALM_ROI_SIZE, type Hand, type PalmScan } from '@hasta/contracts/palm';
+import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
+import { parseTemplate, palmHash, serializeTemplate, type ProtectedTemplate } from '@hasta/palm/protect';
+import {
+  decide,
+  decisionPolicy,
+  PalmGallery,
+  galleryShapeOf,
+  thresholdForFmr,
+  verifyDistance,
+  type SearchResult,
+} from '@hasta/palm/search';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Schema } from '../db/schema';
+import { AppError } from '../lib/app-error';
+import { open, seal } from '../tlog/sealing';
+import type { PalmKey, PalmKeys } from './palm-keys';
+
+/** Target false-positive identification rate of one search over the whole gallery (FPIR ≈ N × FMR). */
+const TARGET_FPIR = 1e-3;
+/** 1:1 threshold of registration's check that a scan's frames show one palm. */
+const ENROLMENT_CONSISTENCY_FMR = 1e-4;
+/** Frames that must name the same palm before a payment is taken. */
+const PAYMENT_AGREEING_FRAMES = 2;
+/** A frame whose guide box is this flat (grey-level standard deviation) or this dark/bright shows no palm. */
+const MIN_FRAME_CONTRAST = 6;
+const MIN_FRAME_MEAN = 20;
+const MAX_FRAME_MEAN = 235;
+
+export interface PalmMatch {
+  userId: string;
+  hand: Hand;
+  templateId: string;
+  /** Share of agreeing template symbols, percent with one decimal: what the history shows. */
+  similarity: number;
+  distance: number;
+}
+
+interface Enrolled {
+  userId: string;
+  hand: Hand;
+  key: PalmKey;
+}
+
+/**
+ * The palm engine inside the server (decision 014). Scans arrive as small grey guide-box images; each is
+ * turned into its feature, protected under the template key and dropped: the image and the unprotected
+ * feature live only in this request's memory. Templates are sealed at rest; the gallery the 1:N search
+ * runs on is an in-memory projection of the database (templates with a live consent), built at start and
+ * kept current on every enrolment, withdrawal, restore and erasure.
+ */
+export class PalmService {
+  readonly #galleries = new Map<string, PalmGallery>();
+  readonly #enrolled = new Map<string, Enrolled>();
+
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly keys: PalmKeys,
+    readonly options: { demoMode: boolean; maxPaymentPaise: bigint },
+  ) {}
+
+  /** Templates of palms with a live consent, as one gallery per template key. */
+  async init(): Promise<void> {
+    const rows = await this.db
+      .selectFrom('palm_templates as t')
+      .select(['t.id', 't.user_id', 't.hand', 't.key_id', 't.sealed_template'])
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('palm_consents as c')
+            .select('c.id')
+            .whereRef('c.user_id', '=', 't.user_id')
+            .whereRef('c.hand', '=', 't.hand')
+            .where('c.withdrawn_at', 'is', null),
+        ),
+      )
+      .execute();
+    for (const row of rows) {
+      const key = this.#keyById(row.key_id);
+      // A template of a key no longer configured cannot be matched: its owner registers again.
+      if (!key) continue;
+      this.#add(row.id, { userId: row.user_id, hand: row.hand, key }, this.#unseal(key, row));
+    }
+  }
+
+  get gallerySize(): number {
+    return this.#enrolled.size;
+  }
+
+  /** Frames of a scan as grey images, checked for size and for showing something palm-like. */
+  readFrames(scan: PalmScan): Uint8Array[] {
+    if (scan.source === 'demo' && !this.options.demoMode)
+      throw AppError.of('BAD_REQUEST', 'palmDemoDisabled');
+    return scan.frames.map((text) => {
+      const frame = new Uint8Array(Buffer.from(text, 'base64'));
+      if (frame.length !== PALM_ROI_BYTES) throw AppError.of('BAD_REQUEST', 'scanFailed');
+      let sum = 0;
+      let squares = 0;
+      for (const value of frame) {
+        sum += value;
+        squares += value * value;
+      }
+      const mean = sum / frame.length;
+      const deviation = Math.sqrt(Math.max(0, squares / frame.length - mean * mean));
+      if (mean < MIN_FRAME_MEAN || mean > MAX_FRAME_MEAN || deviation < MIN_FRAME_CONTRAST) {
+        throw AppError.of('BAD_REQUEST', 'palmScanUnclear');
+      }
+      return frame;
+    });
+  }
+
+  /**
+   * Registers one hand: the first frame becomes the template, the others must match it (one palm, held
+   * still), and the palm must not already belong to anyone. Consent, the template and the events are one
+   * transaction; the log events go to its outbox in the same transaction.
+   */
+  async enrol(userId: string, hand: Hand, scan: PalmScan): Promise<{ palmHash: string; templateId: string }> {
+    if (await this.#registered(this.db, userId, hand)) throw AppError.of('CONFLICT', 'handAlreadyRegistered');
+    const features = this.readFrames(scan).map((frame) => extractFeatures(frame, PALM_ROI_SIZE));
+    const key = this.keys.current;
+    const template = key.protector.enrol(features[0]!);
+    const threshold = thresholdForFmr(ENROLMENT_CONSISTENCY_FMR);
+    for (const other of features.slice(1)) {
+      if (verifyDistance(template, key.protector.probe(other)) > threshold) {
+        throw AppError.of('BAD_REQUEST', 'palmScansDisagree');
+      }
+    }
+    if (this.#identify(features.slice(0, 1), 1).outcome === 'match') {
+      throw AppError.of('CONFLICT', 'palmAlreadyEnrolled');
+    }
+    const templateId = randomUUID();
+    const hash = palmHash(template);
+    await this.db.transaction().execute(async (trx) => {
+      if (await this.#registered(trx, userId, hand)) throw AppError.of('CONFLICT', 'handAlreadyRegistered');
+      await trx
+        .insertInto('palm_templates')
+        .values({
+          id: templateId,
+          user_id: userId,
+          hand,
+          key_id: key.keyIdHex,
+          sealed_template: this.#seal(key, templateId, template),
+          palm_hash: hash,
+        })
+        .execute();
+      await trx
+        .insertInto('palm_consents')
+        .values({ id: randomUUID(), user_id: userId, hand, withdrawn_at: null })
+        .execute();
+      await recordEvents(trx, userId, [
+        { type: 'consent.granted', hand },
+        { type: 'palm.enrolled', hand },
+      ]);
+    });
+    this.#add(templateId, { userId, hand, key }, template);
+    return { palmHash: hash, templateId };
+  }
+
+  /**
+   * 1:N identification for a payment: the palm's owner, or an error saying the palm was not recognised.
+   * A palm enrolled under the previous key is re-made under the current one from this scan.
+   */
+  async identify(scan: PalmScan): Promise<PalmMatch> {
+    const features = this.readFrames(scan).map((frame) => extractFeatures(frame, PALM_ROI_SIZE));
+    const decision = this.#identify(features, Math.min(PAYMENT_AGREEING_FRAMES, features.length));
+    if (decision.outcome !== 'match') throw AppError.of('BAD_REQUEST', 'palmNotRecognised');
+    const enrolled = this.#enrolled.get(decision.templateId)!;
+    if (enrolled.key !== this.keys.current) await this.#renew(decision.templateId, enrolled, features[0]!);
+    return {
+      userId: enrolled.userId,
+      hand: enrolled.hand,
+      templateId: decision.templateId,
+      distance: decision.distance,
+      similarity: Math.round((1 - decision.distance) * 1000) / 10,
+    };
+  }
+
+  /** Records a recognised palm in its owner's history (in the payment's transaction). */
+  async recordScan(trx: Transaction<Schema>, match: PalmMatch): Promise<void> {
+    await trx
+      .insertInto('palm_events')
+      .values({
+        id: randomUUID(),
+        user_id: match.userId,
+        type: 'palm.scan',
+        hand: match.hand,
+        status: 'Success',
+        similarity: match.similarity,
+      })
+      .execute();
+  }
+
+  /** Withdraws every live consent of the user: their palms leave the gallery at once. */
+  async withdraw(userId: string): Promise<boolean> {
+    const withdrawn = await this.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .updateTable('palm_consents')
+        .set({ withdrawn_at: new Date() })
+        .where('user_id', '=', userId)
+        .where('withdrawn_at', 'is', null)
+        .returning('hand')
+        .execute();
+      await recordEvents(
+        trx,
+        userId,
+        rows.map((row) => ({ type: 'consent.withdrawn', hand: row.hand })),
+      );
+      return rows.length;
+    });
+    this.#removeUser(userId);
+    return withdrawn > 0;
+  }
+
+  /** Gives consent again for each registered hand without a live consent; its palms return to the gallery. */
+  async restore(userId: string): Promise<boolean> {
+    const restored = await this.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('palm_templates as t')
+        .select(['t.id', 't.hand', 't.key_id', 't.sealed_template'])
+        .where('t.user_id', '=', userId)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('palm_consents as c')
+                .select('c.id')
+                .whereRef('c.user_id', '=', 't.user_id')
+                .whereRef('c.hand', '=', 't.hand')
+                .where('c.withdrawn_at', 'is', null),
+            ),
+          ),
+        )
+        .execute();
+      for (const row of rows) {
+        await trx
+          .insertInto('palm_consents')
+          .values({ id: randomUUID(), user_id: userId, hand: row.hand, withdrawn_at: null })
+          .execute();
+      }
+      await recordEvents(
+        trx,
+        userId,
+        rows.map((row) => ({ type: 'consent.granted', hand: row.hand })),
+      );
+      return rows;
+    });
+    for (const row of restored) {
+      const key = this.#keyById(row.key_id);
+      if (key && !this.#enrolled.has(row.id)) {
+        this.#add(row.id, { userId, hand: row.hand, key }, this.#unseal(key, row));
+      }
+    }
+    return restored.length > 0;
+  }
+
+  /**
+   * Erasure: the templates are deleted, any live consent is withdrawn and an erase event is logged for each
+   * hand. The caller then destroys the user's data key, so their log records can never be opened again.
+   */
+  async erase(userId: string): Promise<boolean> {
+    const erased = await this.db.transaction().execute(async (trx) => {
+      const consents = await trx
+        .updateTable('palm_consents')
+        .set({ withdrawn_at: new Date() })
+        .where('user_id', '=', userId)
+        .where('withdrawn_at', 'is', null)
+        .returning('hand')
+        .execute();
+      const templates = await trx
+        .deleteFrom('palm_templates')
+        .where('user_id', '=', userId)
+        .returning('hand')
+        .execute();
+      await recordEvents(trx, userId, [
+        ...consents.map((row) => ({ type: 'consent.withdrawn' as const, hand: row.hand })),
+        ...templates.map((row) => ({ type: 'palm.erased' as const, hand: row.hand })),
+      ]);
+      return templates.length;
+    });
+    this.#removeUser(userId);
+    return erased > 0;
+  }
+
+  #identify(features: PalmFeatures[], agreeingFrames: number) {
+    let best: { templateId: string; distance: number } | undefined;
+    for (const [keyId, gallery] of this.#galleries) {
+      if (gallery.size === 0) continue;
+      const key = this.#keyById(keyId)!;
+      const results: SearchResult[] = features.map((feature) => gallery.search(key.protector.probe(feature)));
+      const decision = decide(
+        results,
+        decisionPolicy({
+          gallerySize: this.gallerySize,
+          targetFpir: TARGET_FPIR,
+          minAgreeingFrames: agreeingFrames,
+        }),
+      );
+      if (decision.outcome === 'match' && (!best || decision.distance < best.distance)) {
+        best = { templateId: decision.id, distance: decision.distance };
+      }
+    }
+    return best ? { outcome: 'match' as const, ...best } : { outcome: 'no-match' as const };
+  }
+
+  /** Re-makes a previous-key template under the current key from a capture that just matched it. */
+  async #renew(templateId: string, enrolled: Enrolled, feature: PalmFeatures): Promise<void> {
+    const key = this.keys.current;
+    const template = key.protector.enrol(feature);
+    await this.db
+      .updateTable('palm_templates')
+      .set({
+        key_id: key.keyIdHex,
+        sealed_template: this.#seal(key, templateId, template),
+        palm_hash: palmHash(template),
+      })
+      .where('id', '=', templateId)
+      .execute();
+    this.#remove(templateId);
+    this.#add(templateId, { ...enrolled, key }, template);
+  }
+
+  async #registered(db: Kysely<Schema>, userId: string, hand: Hand): Promise<boolean> {
+    const row = await db
+      .selectFrom('palm_templates')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('hand', '=', hand)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  #keyById(keyIdHex: string): PalmKey | undefined {
+    const { current, previous } = this.keys;
+    if (current.keyIdHex === keyIdHex) return current;
+    return previous?.keyIdHex === keyIdHex ? previous : undefined;
+  }
+
+  #seal(key: PalmKey, templateId: string, template: ProtectedTemplate): Buffer {
+    return seal(key.sealKey, serializeTemplate(template), `palm template ${templateId}`);
+  }
+
+  #unseal(key: PalmKey, row: { id: string; sealed_template: Uint8Array }): ProtectedTemplate {
+    const bytes = open(key.sealKey, row.sealed_template, `palm template ${row.id}`);
+    if (!bytes) throw new Error(`palm template ${row.id} does not open under its key`);
+    return parseTemplate(new Uint8Array(bytes));
+  }
+
+  #add(templateId: string, enrolled: Enrolled, template: ProtectedTemplate): void {
+    let gallery = this.#galleries.get(enrolled.key.keyIdHex);
+    if (!gallery) {
+      gallery = new PalmGallery(galleryShapeOf(template));
+      this.#galleries.set(enrolled.key.keyIdHex, gallery);
+    }
+    gallery.add(templateId, template);
+    this.#enrolled.set(templateId, enrolled);
+  }
+
+  #remove(templateId: string): void {
+    const enrolled = this.#enrolled.get(templateId);
+    if (!enrolled) return;
+    this.#galleries.get(enrolled.key.keyIdHex)?.remove(templateId);
+    this.#enrolled.delete(templateId);
+  }
+
+  #removeUser(userId: string): void {
+    for (const [templateId, enrolled] of [...this.#enrolled]) {
+      if (enrolled.userId === userId) this.#remove(templateId);
+    }
+  }
+}
+
+type LoggedPalmEvent = 'consent.granted' | 'consent.withdrawn' | 'palm.enrolled' | 'palm.erased';
+
+/** Events in the person's palm history and, in the same transaction, in the log's outbox. */
+async function recordEvents(
+  trx: Transaction<Schema>,
+  userId: string,
+  events: { type: LoggedPalmEvent; hand: Hand }[],
+): Promise<void> {
+  for (const event of events) {
+    const id = randomUUID();
+    await trx
+      .insertInto('palm_events')
+      .values({ id, user_id: userId, type: event.type, hand: event.hand })
+      .execute();
+    await trx.insertInto('tlog_outbox').values({ type: event.type, ref_id: id, user_id: userId }).execute();
+  }
+}
+
+/** Which hands each user has registered (admin list, dashboard). */
+export async function registeredHands(
+  db: Kysely<Schema>,
+  userIds: readonly string[],
+): Promise<Map<string, { left: boolean; right: boolean }>> {
+  const hands = new Map<string, { left: boolean; right: boolean }>();
+  if (userIds.length === 0) return hands;
+  const rows = await sql<{ user_id: string; hand: Hand }>`
+    SELECT user_id, hand FROM palm_templates WHERE user_id = ANY(${[...userIds]}::uuid[])`.execute(db);
+  for (const row of rows.rows) {
+    const entry = hands.get(row.user_id) ?? { left: false, right: false };
+    entry[row.hand] = true;
+    hands.set(row.user_id, entry);
+  }
+  return hands;
+}

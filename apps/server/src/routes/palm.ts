@@ -1,0 +1,263 @@
+import { normalizeEmail, normalizePhone } from '@hasta/contracts/identity';
+import { messages } from '@hasta/contracts/messages';
+import {
+  consentChangeResponseSchema,
+  consentResponseSchema,
+  type ConsentStatus,
+  palmAuthenticateRequestSchema,
+  palmConfigResponseSchema,
+  palmPaymentResponseSchema,
+  palmRegisterRequestSchema,
+  palmRegisterResponseSchema,
+  palmRegistrationStateRequestSchema,
+  palmRegistrationStateResponseSchema,
+} from '@hasta/contracts/palm';
+import { paiseToRupeesText } from '@hasta/ledger/money';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AuthContext } from '../auth/sessions';
+import { isUniqueViolation } from '../auth/users';
+import { paiseOf } from '../ledger/ledger-errors';
+import { AppError } from '../lib/app-error';
+import { PALM_BODY_LIMIT_BYTES, takePalmPayment } from '../palm/palm-payment';
+import { registeredHands } from '../palm/palm-service';
+import { requireUser } from '../plugins/auth';
+
+/** The spec's clients send the user id; a user acts for themselves, an admin (admin_mode) for anyone. */
+function targetUser(auth: AuthContext, userId: string | undefined): string {
+  if (userId === undefined || userId === auth.user.id) return auth.user.id;
+  if (auth.user.role !== 'admin') throw AppError.of('FORBIDDEN', 'forbidden');
+  return userId;
+}
+
+/**
+ * Palm registration and palm payments (spec §7 `/Palm/*`), and the person's consent (Consent tab):
+ * withdrawing stops palm payments at once; erasing deletes the templates and shreds the log records.
+ */
+export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.database.db;
+  const palm = app.palm;
+  const tags = ['palm'];
+
+  async function existingUser(userId: string): Promise<void> {
+    const user = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+    if (!user) throw AppError.of('NOT_FOUND', 'userNotFound');
+  }
+
+  app.get(
+    '/Palm/config',
+    {
+      schema: {
+        tags,
+        summary: 'What the palm scanner may send here',
+        response: { 200: palmConfigResponseSchema },
+      },
+    },
+    async () => ({
+      demo_mode: palm.options.demoMode,
+      max_payment: paiseToRupeesText(palm.options.maxPaymentPaise),
+    }),
+  );
+
+  app.post(
+    '/Palm/register',
+    {
+      bodyLimit: PALM_BODY_LIMIT_BYTES,
+      schema: {
+        tags,
+        summary: 'Register one hand (consent given with it); admins may register for another user',
+        body: palmRegisterRequestSchema,
+        response: { 200: palmRegisterResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      const userId = targetUser(auth, request.body.user_id);
+      await existingUser(userId);
+      const hand = request.body.which_hand;
+      let palmHash: string;
+      try {
+        ({ palmHash } = await palm.enrol(userId, hand, request.body.scan));
+      } catch (error) {
+        // Two registrations of the same hand at once: the unique (user, hand) lets one through.
+        if (isUniqueViolation(error)) throw AppError.of('CONFLICT', 'handAlreadyRegistered');
+        throw error;
+      }
+      return {
+        success: true as const,
+        state: true as const,
+        message: `${hand === 'left' ? 'Left' : 'Right'} hand has been registered successfully.`,
+        which_hand: hand,
+        palm_hash: palmHash,
+      };
+    },
+  );
+
+  app.post(
+    '/Palm/user/palm-registration-state',
+    {
+      schema: {
+        tags,
+        summary: 'Which hands of a user are registered (their own; an admin may name anyone)',
+        body: palmRegistrationStateRequestSchema,
+        response: { 200: palmRegistrationStateResponseSchema },
+      },
+    },
+    async (request) => {
+      const userId = targetUser(await requireUser(request), request.body.user_id);
+      await existingUser(userId);
+      const hands = (await registeredHands(db, [userId])).get(userId);
+      return { left_hand_registered: hands?.left ?? false, right_hand_registered: hands?.right ?? false };
+    },
+  );
+
+  app.post(
+    '/Palm/authenticate',
+    {
+      bodyLimit: PALM_BODY_LIMIT_BYTES,
+      schema: {
+        tags,
+        summary: 'Receive money by palm: the palm names the payer, the money comes to the signed-in user',
+        headers: z.object({ 'idempotency-key': z.string().trim().min(1).max(200).optional() }),
+        body: palmAuthenticateRequestSchema,
+        response: { 200: palmPaymentResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      const { receiverEmail, receiverPhone, amount, scan } = request.body;
+      // The spec's client names the receiver; the money only ever goes to the caller.
+      if (receiverEmail && normalizeEmail(receiverEmail) !== auth.user.email)
+        throw AppError.of('FORBIDDEN', 'receiverNotCaller');
+      if (receiverPhone && normalizePhone(receiverPhone) !== auth.user.phone)
+        throw AppError.of('FORBIDDEN', 'receiverNotCaller');
+      const amountPaise = paiseOf(amount);
+      const store =
+        auth.user.role === 'merchant'
+          ? await db
+              .selectFrom('merchants')
+              .select('id')
+              .where('owner_user_id', '=', auth.user.id)
+              .executeTakeFirst()
+          : undefined;
+      const transaction = await takePalmPayment(app, request, {
+        scan,
+        amountPaise,
+        receiverUserId: auth.user.id,
+        creditAccountId: store
+          ? await app.ledger.ensureMerchantAccount(store.id)
+          : await app.ledger.ensureUserAccount(auth.user.id),
+      });
+      return {
+        success: true as const,
+        state: true as const,
+        authenticated: true as const,
+        message: messages.authenticationSuccessful,
+        transaction,
+      };
+    },
+  );
+
+  app.get(
+    '/api/consent',
+    {
+      schema: {
+        tags,
+        summary: 'Your palm consent: status, registered hands and the consent events (each with a receipt)',
+        response: { 200: consentResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      const [templates, consents, events] = await Promise.all([
+        db
+          .selectFrom('palm_templates')
+          .select(['hand', 'palm_hash', 'created_at'])
+          .where('user_id', '=', auth.user.id)
+          .orderBy('hand')
+          .execute(),
+        db
+          .selectFrom('palm_consents')
+          .select('id')
+          .where('user_id', '=', auth.user.id)
+          .where('withdrawn_at', 'is', null)
+          .execute(),
+        db
+          .selectFrom('palm_events')
+          .select(['id', 'type', 'hand', 'created_at'])
+          .where('user_id', '=', auth.user.id)
+          .where('type', '<>', 'palm.scan')
+          .orderBy('seq', 'desc')
+          .limit(100)
+          .execute(),
+      ]);
+      const status: ConsentStatus =
+        templates.length === 0 ? 'none' : consents.length > 0 ? 'active' : 'withdrawn';
+      return {
+        status,
+        hands: templates.map((row) => ({
+          hand: row.hand,
+          palm_hash: row.palm_hash,
+          registered_at: new Date(row.created_at).toISOString(),
+        })),
+        events: events.map((row) => ({
+          id: row.id,
+          type: row.type as Exclude<typeof row.type, 'palm.scan'>,
+          hand: row.hand,
+          created_at: new Date(row.created_at).toISOString(),
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/api/consent/withdraw',
+    {
+      schema: {
+        tags,
+        summary: 'Withdraw palm consent: palm payments stop at once (the templates stay until erased)',
+        response: { 200: consentChangeResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      if (!(await palm.withdraw(auth.user.id))) throw AppError.of('CONFLICT', 'noPalmToWithdraw');
+      return { success: true as const, message: messages.palmConsentWithdrawn };
+    },
+  );
+
+  app.post(
+    '/api/consent/restore',
+    {
+      schema: {
+        tags,
+        summary: 'Give palm consent again for the registered hands',
+        response: { 200: consentChangeResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      if (!(await palm.restore(auth.user.id))) throw AppError.of('CONFLICT', 'noPalmToRestore');
+      return { success: true as const, message: messages.palmConsentRestored };
+    },
+  );
+
+  app.post(
+    '/api/consent/erase',
+    {
+      schema: {
+        tags,
+        summary: 'Erase palm data: templates deleted, consent withdrawn, log records crypto-shredded',
+        response: { 200: consentChangeResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      if (!(await palm.erase(auth.user.id))) throw AppError.of('CONFLICT', 'noPalmToErase');
+      // Waiting events are sealed first (under the key that is about to go), then the key is destroyed.
+      await app.transparencyLog.flush();
+      await app.transparencyLog.destroyDataKey(auth.user.id);
+      return { success: true as const, message: messages.palmDataErased };
+    },
+  );
+};

@@ -1,0 +1,348 @@
+import { messages } from '@hasta/contracts/messages';
+import type { PalmScan } from '@hasta/contracts/palm';
+import { createIdentity, renderSample, type SyntheticIdentity } from '@hasta/palm/synthetic';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { palmKeyFrom } from '../src/palm/palm-keys';
+import { PalmService } from '../src/palm/palm-service';
+import { bearer, registerUser, signInAsAdmin } from './support/auth-helpers';
+import { approvedMerchant } from './support/merchant-helpers';
+import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+
+const SEED = 20261123;
+const identities = new Map<number, SyntheticIdentity>();
+
+/** Frames of synthetic palm `identity` (samples as given): what the scanner's demo mode sends. */
+function framesOf(identity: number, samples: number[]): Uint8Array[] {
+  let palm = identities.get(identity);
+  if (!palm) {
+    palm = createIdentity(SEED, identity);
+    identities.set(identity, palm);
+  }
+  return samples.map((sample) => renderSample(palm, sample, 'medium', 128));
+}
+
+function scanOf(identity: number, samples: number[], source: PalmScan['source'] = 'demo'): PalmScan {
+  return { frames: framesOf(identity, samples).map((f) => Buffer.from(f).toString('base64')), source };
+}
+
+describe(`palm registration and payment on ${testDatabaseKind}`, () => {
+  let test: TestApp;
+  let adminToken: string;
+  const post = (url: string, token: string | undefined, payload: object, headers = {}) =>
+    test.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { ...(token ? bearer(token) : {}), ...headers },
+    });
+  const get = (url: string, token: string) => test.app.inject({ method: 'GET', url, headers: bearer(token) });
+  const balanceOf = async (token: string) =>
+    (await get('/api/dashboard', token)).json().user.balance as string;
+  const register = (token: string, hand: 'left' | 'right', scan: PalmScan, extra: object = {}) =>
+    post('/Palm/register', token, { which_hand: hand, consent: true, scan, ...extra });
+  const give = (userId: string, amount: number) => post('/api/assignBalance', adminToken, { userId, amount });
+
+  beforeAll(async () => {
+    test = await buildTestApp();
+    adminToken = await signInAsAdmin(test.app, test.database);
+  });
+  afterAll(async () => test?.close());
+
+  it('registers each hand once, with consent, and shows it on the dashboard and to the admin', async () => {
+    const { token, user } = await registerUser(test.app, test.database);
+    const noConsent = await post('/Palm/register', token, { which_hand: 'left', scan: scanOf(1, [0, 1, 2]) });
+    expect(noConsent.statusCode).toBe(400);
+    expect(noConsent.json().message).toBe(messages.palmConsentRequired);
+
+    const left = await register(token, 'left', scanOf(1, [0, 1, 2]));
+    expect(left.statusCode).toBe(200);
+    expect(left.json()).toMatchObject({
+      success: true,
+      state: true,
+      message: 'Left hand has been registered successfully.',
+    });
+    expect(left.json().palm_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await register(token, 'left', scanOf(1, [3, 4]))).json().message).toBe(
+      messages.handAlreadyRegistered,
+    );
+    const state = await post('/Palm/user/palm-registration-state', token, { user_id: user.id });
+    expect(state.json()).toEqual({ left_hand_registered: true, right_hand_registered: false });
+
+    const right = await register(token, 'right', scanOf(2, [0, 1, 2]));
+    expect(right.statusCode).toBe(200);
+    const dashboard = (await get('/api/dashboard', token)).json().user;
+    expect(dashboard.palm_hash).toBe(left.json().palm_hash);
+    expect(dashboard.handinfo).toEqual({ left: true, right: true });
+    expect(
+      dashboard.user_history.filter((entry: { type: string }) => entry.type === 'palm_registration'),
+    ).toHaveLength(2);
+
+    const users = (await get(`/api/auth/users?ids=${user.id}`, adminToken)).json();
+    const row = users.users.find((u: { id: string }) => u.id === user.id);
+    expect(row).toMatchObject({ left_palm_registered: true, right_palm_registered: true });
+  });
+
+  it('refuses a palm that already belongs to someone, frames of two palms, and unclear frames', async () => {
+    const first = await registerUser(test.app, test.database);
+    expect((await register(first.token, 'right', scanOf(3, [0, 1, 2]))).statusCode).toBe(200);
+    const second = await registerUser(test.app, test.database);
+    const copied = await register(second.token, 'right', scanOf(3, [5, 6, 7]));
+    expect(copied.statusCode).toBe(409);
+    expect(copied.json().message).toBe(messages.palmAlreadyEnrolled);
+
+    const mixed = scanOf(4, [0]);
+    mixed.frames.push(...scanOf(5, [0, 1]).frames);
+    expect((await register(second.token, 'right', mixed)).json().message).toBe(messages.palmScansDisagree);
+    const flat = Buffer.alloc(128 * 128, 120).toString('base64');
+    const unclear = await register(second.token, 'right', { frames: [flat], source: 'camera' });
+    expect(unclear.statusCode).toBe(400);
+    expect(unclear.json().message).toBe(messages.palmScanUnclear);
+    const short = await register(second.token, 'right', { frames: ['AAAA'], source: 'camera' });
+    expect(short.json().message).toBe(messages.scanFailed);
+    const state = await post('/Palm/user/palm-registration-state', second.token, {});
+    expect(state.json()).toEqual({ left_hand_registered: false, right_hand_registered: false });
+  });
+
+  it('lets an admin register for a user, and nobody else', async () => {
+    const target = await registerUser(test.app, test.database);
+    const other = await registerUser(test.app, test.database);
+    const payload = { user_id: target.user.id, admin_mode: true };
+    const refused = await register(other.token, 'left', scanOf(6, [0, 1, 2]), payload);
+    expect(refused.statusCode).toBe(403);
+    expect((await post('/Palm/user/palm-registration-state', other.token, payload)).statusCode).toBe(403);
+    const anonymous = { which_hand: 'left', consent: true, scan: scanOf(6, [0]) };
+    expect((await post('/Palm/register', undefined, anonymous)).statusCode).toBe(401);
+    const done = await register(adminToken, 'left', scanOf(6, [0, 1, 2]), payload);
+    expect(done.statusCode).toBe(200);
+    const state = await post('/Palm/user/palm-registration-state', adminToken, payload);
+    expect(state.json()).toEqual({ left_hand_registered: true, right_hand_registered: false });
+  });
+
+  it('pays a receiver from the palm’s owner, and refuses a wrong palm, oneself, a stranger’s name and too much', async () => {
+    const payer = await registerUser(test.app, test.database);
+    const receiver = await registerUser(test.app, test.database);
+    await register(payer.token, 'right', scanOf(7, [0, 1, 2]));
+    await give(payer.user.id, 1000);
+
+    const paid = await post(
+      '/Palm/authenticate',
+      receiver.token,
+      { amount: 250.5, receiverEmail: receiver.user.email, scan: scanOf(7, [10, 11, 12]) },
+      { 'idempotency-key': 'palm-1' },
+    );
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json()).toMatchObject({
+      success: true,
+      authenticated: true,
+      message: messages.authenticationSuccessful,
+      transaction: { amount: '250.50', direction: 'received', from_user_email: payer.user.email },
+    });
+    // The same key again is the same payment, not a second one.
+    const again = await post(
+      '/Palm/authenticate',
+      receiver.token,
+      { amount: 250.5, scan: scanOf(7, [13, 14, 15]) },
+      { 'idempotency-key': 'palm-1' },
+    );
+    expect(again.json().transaction.id).toBe(paid.json().transaction.id);
+    expect(await balanceOf(payer.token)).toBe('749.50');
+    expect(await balanceOf(receiver.token)).toBe('250.50');
+    const scans = (await get('/api/dashboard', payer.token))
+      .json()
+      .user.user_history.filter((entry: { type: string }) => entry.type === 'palm_manual_scan');
+    expect(scans).toHaveLength(1);
+    expect(scans[0].status).toBe('Success');
+    expect(scans[0].similarity).toBeGreaterThan(40);
+
+    const stranger = await post('/Palm/authenticate', receiver.token, {
+      amount: 1,
+      scan: scanOf(8, [0, 1, 2]),
+    });
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json().message).toBe(messages.palmNotRecognised);
+    const self = await post('/Palm/authenticate', payer.token, { amount: 1, scan: scanOf(7, [20, 21, 22]) });
+    expect(self.json().message).toBe(messages.palmSelfPayment);
+    const elsewhere = await post('/Palm/authenticate', receiver.token, {
+      amount: 1,
+      receiverEmail: payer.user.email,
+      scan: scanOf(7, [23, 24, 25]),
+    });
+    expect(elsewhere.statusCode).toBe(403);
+    const large = await post('/Palm/authenticate', receiver.token, {
+      amount: 5000.01,
+      scan: scanOf(7, [1, 2]),
+    });
+    expect(large.json().message).toBe(messages.palmPaymentTooLarge);
+    const broke = await post('/Palm/authenticate', receiver.token, {
+      amount: 800,
+      scan: scanOf(7, [3, 4, 5]),
+    });
+    expect(broke.json().message).toBe(messages.insufficientFunds);
+    expect(
+      (await post('/Palm/authenticate', undefined, { amount: 1, scan: scanOf(7, [1]) })).statusCode,
+    ).toBe(401);
+    expect(await balanceOf(payer.token)).toBe('749.50');
+    expect(await balanceOf(receiver.token)).toBe('250.50');
+  });
+
+  it('takes a palm payment into the signed-in merchant’s store, and only for a merchant', async () => {
+    const merchant = await approvedMerchant(test.app, test.database, adminToken, 'Palm Mart');
+    const customer = await registerUser(test.app, test.database);
+    await register(customer.token, 'left', scanOf(9, [0, 1, 2]));
+    await give(customer.user.id, 100);
+    const refused = await post('/api/transaction', customer.token, { amount: 10, scan: scanOf(9, [5, 6]) });
+    expect(refused.statusCode).toBe(403);
+    const paid = await post('/api/transaction', merchant.token, { amount: 42, scan: scanOf(9, [5, 6, 7]) });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json().message).toBe(messages.paymentProcessed);
+    const summary = (await get('/api/merchant/summary', merchant.token)).json();
+    expect(summary).toMatchObject({ balance: '42.00', total_palm_scans: 1 });
+    expect(await balanceOf(customer.token)).toBe('58.00');
+  });
+
+  it('stops palm payments when consent is withdrawn, resumes them when it is given again, and erases', async () => {
+    const payer = await registerUser(test.app, test.database);
+    const receiver = await registerUser(test.app, test.database);
+    await register(payer.token, 'left', scanOf(10, [0, 1, 2]));
+    await give(payer.user.id, 100);
+    const pay = () =>
+      post('/Palm/authenticate', receiver.token, { amount: 1, scan: scanOf(10, [30, 31, 32]) });
+
+    expect((await get('/api/consent', payer.token)).json().status).toBe('active');
+    expect((await post('/api/consent/withdraw', payer.token, {})).json().message).toBe(
+      messages.palmConsentWithdrawn,
+    );
+    expect((await get('/api/consent', payer.token)).json().status).toBe('withdrawn');
+    expect((await pay()).json().message).toBe(messages.palmNotRecognised);
+    expect((await post('/api/consent/withdraw', payer.token, {})).statusCode).toBe(409);
+
+    expect((await post('/api/consent/restore', payer.token, {})).statusCode).toBe(200);
+    expect((await pay()).statusCode).toBe(200);
+
+    // Another person's receipt, made before the erasure, must still verify after it.
+    await test.app.transparencyLog.flush();
+    const consent = (await get('/api/consent', payer.token)).json();
+    expect(consent.events.map((e: { type: string }) => e.type)).toEqual([
+      'consent.granted',
+      'consent.withdrawn',
+      'palm.enrolled',
+      'consent.granted',
+    ]);
+    const receipt = await get(`/api/receipts/${consent.events[0].id}`, payer.token);
+    expect(receipt.statusCode).toBe(200);
+    expect((await get(`/api/receipts/${consent.events[0].id}`, receiver.token)).statusCode).toBe(404);
+
+    expect((await post('/api/consent/erase', payer.token, {})).json().message).toBe(messages.palmDataErased);
+    const erased = (await get('/api/consent', payer.token)).json();
+    expect(erased.status).toBe('none');
+    expect(erased.hands).toEqual([]);
+    expect(erased.events[0].type).toBe('palm.erased');
+    expect((await pay()).json().message).toBe(messages.palmNotRecognised);
+    const key = await test.database.db
+      .selectFrom('user_data_keys')
+      .selectAll()
+      .where('user_id', '=', payer.user.id)
+      .executeTakeFirstOrThrow();
+    expect(key.wrapped_key).toBeNull();
+    expect((await post('/api/consent/erase', payer.token, {})).statusCode).toBe(409);
+    // The palm can be registered again after an erasure (a new consent, a new template).
+    expect((await register(payer.token, 'left', scanOf(10, [40, 41, 42]))).statusCode).toBe(200);
+  });
+
+  it('never stores or logs the scan or anything readable from it', async () => {
+    const user = await registerUser(test.app, test.database);
+    const receiver = await registerUser(test.app, test.database);
+    const scan = scanOf(11, [0, 1, 2]);
+    await register(user.token, 'right', scan);
+    await give(user.user.id, 10);
+    const payment = scanOf(11, [7, 8, 9]);
+    expect((await post('/Palm/authenticate', receiver.token, { amount: 1, scan: payment })).statusCode).toBe(
+      200,
+    );
+    await test.app.transparencyLog.flush();
+
+    const tables = await sql<{ table_name: string }>`
+      SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`.execute(
+      test.database.db,
+    );
+    let dump = '';
+    for (const { table_name } of tables.rows) {
+      const rows = await sql<{
+        row: string;
+      }>`SELECT row_to_json(t)::text AS row FROM ${sql.table(table_name)} t`.execute(test.database.db);
+      dump += rows.rows.map((r) => r.row).join('\n');
+    }
+    expect(dump.length).toBeGreaterThan(1000);
+    for (const frame of [...framesOf(11, [0, 1, 2]), ...framesOf(11, [7, 8, 9])]) {
+      // Any 48-byte run of a frame, as base64 or as hex (how bytea reads back).
+      const base64 = Buffer.from(frame).toString('base64');
+      const hex = Buffer.from(frame).toString('hex');
+      for (const at of [0, 4096, 8192, 12_000]) {
+        expect(dump).not.toContain(base64.slice((at / 3) * 4, (at / 3) * 4 + 64));
+        expect(dump).not.toContain(hex.slice(at * 2, at * 2 + 96));
+        expect(test.logs()).not.toContain(base64.slice((at / 3) * 4, (at / 3) * 4 + 64));
+      }
+    }
+    const stored = await test.database.db.selectFrom('palm_templates').selectAll().execute();
+    expect(stored.length).toBeGreaterThan(0);
+  });
+
+  it('refuses demo palms when the demo mode is off, and takes the camera’s', async () => {
+    const strict = await buildTestApp({ env: { PALM_DEMO_MODE: 'false' } });
+    try {
+      const { token } = await registerUser(strict.app, strict.database);
+      const config = await strict.app.inject({ method: 'GET', url: '/Palm/config' });
+      expect(config.json()).toEqual({ demo_mode: false, max_payment: '5000.00' });
+      const demo = await strict.app.inject({
+        method: 'POST',
+        url: '/Palm/register',
+        headers: bearer(token),
+        payload: { which_hand: 'left', consent: true, scan: scanOf(12, [0, 1, 2]) },
+      });
+      expect(demo.json().message).toBe(messages.palmDemoDisabled);
+      const camera = await strict.app.inject({
+        method: 'POST',
+        url: '/Palm/register',
+        headers: bearer(token),
+        payload: { which_hand: 'left', consent: true, scan: scanOf(12, [0, 1, 2], 'camera') },
+      });
+      expect(camera.statusCode).toBe(200);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('rotates the template key: palms of the previous key are recognised and re-made under the new one', async () => {
+    const db = test.database.db;
+    const options = { demoMode: true, maxPaymentPaise: 500_000n };
+    const oldKey = palmKeyFrom('o'.repeat(40));
+    const newKey = palmKeyFrom('n'.repeat(40));
+    const user = await registerUser(test.app, test.database);
+    const before = new PalmService(db, { current: oldKey, previous: undefined }, options);
+    await before.init();
+    await before.enrol(user.user.id, 'left', scanOf(13, [0, 1, 2]));
+    const stored = () =>
+      db
+        .selectFrom('palm_templates')
+        .selectAll()
+        .where('user_id', '=', user.user.id)
+        .executeTakeFirstOrThrow();
+    const old = await stored();
+    expect(old.key_id).toBe(oldKey.keyIdHex);
+
+    // Without the old key, the template cannot be matched; with it as previous, it is, and is renewed.
+    const withoutOld = new PalmService(db, { current: newKey, previous: undefined }, options);
+    await withoutOld.init();
+    await expect(withoutOld.identify(scanOf(13, [5, 6, 7]))).rejects.toThrow(messages.palmNotRecognised);
+    const rotating = new PalmService(db, { current: newKey, previous: oldKey }, options);
+    await rotating.init();
+    expect((await rotating.identify(scanOf(13, [5, 6, 7]))).userId).toBe(user.user.id);
+    const renewed = await stored();
+    expect(renewed.key_id).toBe(newKey.keyIdHex);
+    expect(renewed.palm_hash).not.toBe(old.palm_hash);
+    const after = new PalmService(db, { current: newKey, previous: undefined }, options);
+    await after.init();
+    expect((await after.identify(scanOf(13, [8, 9, 10]))).userId).toBe(user.user.id);
+  });
+});
