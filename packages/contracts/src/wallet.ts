@@ -13,6 +13,11 @@ const optionalContact = z
   .optional()
   .transform((value) => (value === '' ? undefined : value));
 
+/** The header that makes a money request safe to retry: the same key and body answer the same result. */
+export const idempotencyHeaderSchema = z.object({
+  'idempotency-key': z.string().trim().min(1).max(200).optional(),
+});
+
 // POST /api/transfer (header Idempotency-Key recommended)
 export const transferRequestSchema = z
   .object({

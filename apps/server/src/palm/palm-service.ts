@@ -17,6 +17,10 @@ import { AppError } from '../lib/app-error';
 import { open, seal } from '../tlog/sealing';
 import type { PalmKey, PalmKeys } from './palm-keys';
 
+/** Whether the template `t` has a live (not withdrawn) consent. */
+const liveConsent = sql<boolean>`EXISTS (
+  SELECT 1 FROM palm_consents c WHERE c.user_id = t.user_id AND c.hand = t.hand AND c.withdrawn_at IS NULL)`;
+
 /** Target false-positive identification rate of one search over the whole gallery (FPIR ≈ N × FMR). */
 const TARGET_FPIR = 1e-3;
 /** 1:1 threshold of registration's check that a scan's frames show one palm. */
@@ -65,15 +69,7 @@ export class PalmService {
     const rows = await this.db
       .selectFrom('palm_templates as t')
       .select(['t.id', 't.user_id', 't.hand', 't.key_id', 't.sealed_template'])
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('palm_consents as c')
-            .select('c.id')
-            .whereRef('c.user_id', '=', 't.user_id')
-            .whereRef('c.hand', '=', 't.hand')
-            .where('c.withdrawn_at', 'is', null),
-        ),
-      )
+      .where(liveConsent)
       .execute();
     for (const row of rows) {
       const key = this.#keyById(row.key_id);
@@ -218,17 +214,7 @@ export class PalmService {
         .selectFrom('palm_templates as t')
         .select(['t.id', 't.hand', 't.key_id', 't.sealed_template'])
         .where('t.user_id', '=', userId)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('palm_consents as c')
-                .select('c.id')
-                .whereRef('c.user_id', '=', 't.user_id')
-                .whereRef('c.hand', '=', 't.hand')
-                .where('c.withdrawn_at', 'is', null),
-            ),
-          ),
-        )
+        .where(sql<boolean>`NOT ${liveConsent}`)
         .execute();
       for (const row of rows) {
         await trx

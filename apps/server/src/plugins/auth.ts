@@ -97,6 +97,16 @@ export async function requireUserRecheckedInTransaction(
   return { auth, cached: false };
 }
 
+/**
+ * The user a request acts for: the caller, or (admins only) the user it names. The spec's clients send the
+ * user id in their requests; a user may name only themselves.
+ */
+export function actingFor(auth: AuthContext, userId: string | undefined): string {
+  if (userId === undefined || userId === auth.user.id) return auth.user.id;
+  if (auth.user.role !== 'admin') throw AppError.of('FORBIDDEN', 'forbidden');
+  return userId;
+}
+
 export async function requireAdmin(request: FastifyRequest): Promise<AuthContext> {
   const auth = await requireUser(request);
   if (auth.user.role !== 'admin') throw AppError.of('FORBIDDEN', 'forbidden');

@@ -15,6 +15,7 @@ import {
 } from '@hasta/contracts/merchant';
 import { successResponseSchema } from '@hasta/contracts/auth';
 import { merchantPalmPaymentRequestSchema, palmPaymentResponseSchema } from '@hasta/contracts/palm';
+import { idempotencyHeaderSchema } from '@hasta/contracts/wallet';
 import {
   createQrCodeRequestSchema,
   formatPaymentUri,
@@ -255,7 +256,7 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Merchant: take a palm payment into the signed-in store (the palm names the payer)',
-        headers: z.object({ 'idempotency-key': z.string().trim().min(1).max(200).optional() }),
+        headers: idempotencyHeaderSchema,
         body: merchantPalmPaymentRequestSchema,
         response: { 200: palmPaymentResponseSchema },
       },
@@ -504,7 +505,7 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary:
           'Withdraw to a saved bank account: the amount is reserved until an admin settles or rejects it',
-        headers: z.object({ 'idempotency-key': z.string().trim().min(1).max(200).optional() }),
+        headers: idempotencyHeaderSchema,
         body: withdrawalRequestSchema,
         response: { 200: successResponseSchema },
       },

@@ -12,23 +12,15 @@ import {
   palmRegistrationStateRequestSchema,
   palmRegistrationStateResponseSchema,
 } from '@hasta/contracts/palm';
+import { idempotencyHeaderSchema } from '@hasta/contracts/wallet';
 import { paiseToRupeesText } from '@hasta/ledger/money';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import type { AuthContext } from '../auth/sessions';
 import { isUniqueViolation } from '../auth/users';
 import { paiseOf } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
 import { PALM_BODY_LIMIT_BYTES, takePalmPayment } from '../palm/palm-payment';
 import { registeredHands } from '../palm/palm-service';
-import { requireUser } from '../plugins/auth';
-
-/** The spec's clients send the user id; a user acts for themselves, an admin (admin_mode) for anyone. */
-function targetUser(auth: AuthContext, userId: string | undefined): string {
-  if (userId === undefined || userId === auth.user.id) return auth.user.id;
-  if (auth.user.role !== 'admin') throw AppError.of('FORBIDDEN', 'forbidden');
-  return userId;
-}
+import { actingFor, requireUser } from '../plugins/auth';
 
 /**
  * Palm registration and palm payments (spec §7 `/Palm/*`), and the person's consent (Consent tab):
@@ -72,7 +64,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = await requireUser(request);
-      const userId = targetUser(auth, request.body.user_id);
+      const userId = actingFor(auth, request.body.user_id);
       await existingUser(userId);
       const hand = request.body.which_hand;
       let palmHash: string;
@@ -104,7 +96,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const userId = targetUser(await requireUser(request), request.body.user_id);
+      const userId = actingFor(await requireUser(request), request.body.user_id);
       await existingUser(userId);
       const hands = (await registeredHands(db, [userId])).get(userId);
       return { left_hand_registered: hands?.left ?? false, right_hand_registered: hands?.right ?? false };
@@ -118,7 +110,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Receive money by palm: the palm names the payer, the money comes to the signed-in user',
-        headers: z.object({ 'idempotency-key': z.string().trim().min(1).max(200).optional() }),
+        headers: idempotencyHeaderSchema,
         body: palmAuthenticateRequestSchema,
         response: { 200: palmPaymentResponseSchema },
       },

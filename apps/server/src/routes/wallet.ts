@@ -5,6 +5,7 @@ import {
   assignBalanceRequestSchema,
   assignBalanceResponseSchema,
   dashboardResponseSchema,
+  idempotencyHeaderSchema,
   deleteTransactionResponseSchema,
   transactionHistoryResponseSchema,
   transferRequestSchema,
@@ -16,33 +17,23 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { AuthContext } from '../auth/sessions';
 import { findUserByIdentifier } from '../auth/users';
 import { AppError } from '../lib/app-error';
 import { VerificationMissingError } from '../ledger/batcher';
 import { paiseOf, toAppError } from '../ledger/ledger-errors';
 import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf, toTransactionRecord } from '../ledger/queries';
-import { requireAdmin, requireUser, requireUserRecheckedInTransaction } from '../plugins/auth';
+import { actingFor, requireAdmin, requireUser, requireUserRecheckedInTransaction } from '../plugins/auth';
 
 const TRANSFER_VERIFICATION_TTL_MS = 5 * 60_000;
 const HISTORY_LIMIT = 200;
 const DASHBOARD_HISTORY_LIMIT = 50;
 const ADMIN_LIST_LIMIT = 500;
 
-const idempotencyHeaderSchema = z.object({ 'idempotency-key': z.string().trim().min(1).max(200).optional() });
-
 /** A caller's key names a transfer only within that caller's own requests. */
 function transferId(request: FastifyRequest, callerId: string): string {
   const key = (request.headers as Record<string, string | undefined>)['idempotency-key'];
   return key ? uuidFromText(`transfer:${callerId}:${key}`) : crypto.randomUUID();
-}
-
-/** A user reads their own wallet; an admin reads anyone's. */
-function targetUserId(auth: AuthContext, userId: string | undefined): string {
-  if (userId === undefined || userId === auth.user.id) return auth.user.id;
-  if (auth.user.role !== 'admin') throw AppError.of('FORBIDDEN', 'forbidden');
-  return userId;
 }
 
 export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -80,7 +71,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await userOrNotFound(targetUserId(await requireUser(request), request.query.userId));
+      const user = await userOrNotFound(actingFor(await requireUser(request), request.query.userId));
       const accountId = await ledger.ensureUserAccount(user.id);
       const account = (await ledger.account(accountId))!;
       const balance = account.creditsPosted - account.debitsPosted;
@@ -165,7 +156,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const userId = targetUserId(await requireUser(request), request.query.userId);
+      const userId = actingFor(await requireUser(request), request.query.userId);
       const accountId = await ledger.ensureUserAccount((await userOrNotFound(userId)).id);
       const transfers = await listTransfers(db, { accountId, limit: HISTORY_LIMIT, includeReversed: true });
       return { transactions: transfers.map((view) => toTransactionRecord(view, accountId)) };
