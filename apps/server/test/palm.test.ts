@@ -1,6 +1,7 @@
 import { messages } from '@hasta/contracts/messages';
 import type { PalmScan } from '@hasta/contracts/palm';
 import { createIdentity, renderSample, type SyntheticIdentity } from '@hasta/palm/synthetic';
+import { verifyReceipt } from '@hasta/tlog/receipt';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { palmKeyFrom } from '../src/palm/palm-keys';
@@ -218,9 +219,8 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     expect((await post('/api/consent/withdraw', payer.token, {})).statusCode).toBe(409);
 
     expect((await post('/api/consent/restore', payer.token, {})).statusCode).toBe(200);
-    expect((await pay()).statusCode).toBe(200);
-
-    // Another person's receipt, made before the erasure, must still verify after it.
+    const payment = await pay();
+    expect(payment.statusCode).toBe(200);
     await test.app.transparencyLog.flush();
     const consent = (await get('/api/consent', payer.token)).json();
     expect(consent.events.map((e: { type: string }) => e.type)).toEqual([
@@ -233,6 +233,12 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     expect(receipt.statusCode).toBe(200);
     expect((await get(`/api/receipts/${consent.events[0].id}`, receiver.token)).statusCode).toBe(404);
 
+    const entry = await test.database.db
+      .selectFrom('tlog_entries')
+      .select('idx')
+      .where('ref_id', '=', consent.events[0].id)
+      .executeTakeFirstOrThrow();
+    expect(await test.app.transparencyLog.openRecord(Number(entry.idx))).not.toBeNull();
     expect((await post('/api/consent/erase', payer.token, {})).json().message).toBe(messages.palmDataErased);
     const erased = (await get('/api/consent', payer.token)).json();
     expect(erased.status).toBe('none');
@@ -246,6 +252,15 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       .executeTakeFirstOrThrow();
     expect(key.wrapped_key).toBeNull();
     expect((await post('/api/consent/erase', payer.token, {})).statusCode).toBe(409);
+    // After the erasure every receipt still verifies: the receiver's payment and the payer's consent.
+    await test.app.transparencyLog.flush();
+    const verifierKey = (await get('/api/log/key', adminToken)).json().verifier_key as string;
+    const paymentReceipt = await get(`/api/receipts/${payment.json().transaction.id}`, receiver.token);
+    expect(verifyReceipt(paymentReceipt.json(), verifierKey).ok).toBe(true);
+    const consentReceipt = await get(`/api/receipts/${consent.events[0].id}`, adminToken);
+    expect(verifyReceipt(consentReceipt.json(), verifierKey).ok).toBe(true);
+    // The payer's records can no longer be opened.
+    expect(await test.app.transparencyLog.openRecord(Number(entry.idx))).toBeNull();
     // The palm can be registered again after an erasure (a new consent, a new template).
     expect((await register(payer.token, 'left', scanOf(10, [40, 41, 42]))).statusCode).toBe(200);
   });
