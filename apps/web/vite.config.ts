@@ -2,11 +2,12 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-/** The Fastify server in development; it owns `/api` and the dev-only `/dev/outbox` page. */
+/** The Fastify server in development; it owns `/api`, `/Palm` and the dev-only `/dev/outbox` page. */
 const SERVER_ORIGIN = 'http://localhost:3000';
 
 const proxy = {
   '^/api(/|$)': { target: SERVER_ORIGIN },
+  '^/Palm(/|$)': { target: SERVER_ORIGIN },
   '^/dev(/|$)': { target: SERVER_ORIGIN },
 };
 

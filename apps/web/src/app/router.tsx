@@ -115,14 +115,15 @@ export const router = createBrowserRouter([
         { namespaces: ['waitlist', 'marketing'] },
       ),
       page('/user-dashboard', 'userDashboard', async () => {
-        const [{ RequireUser }, { UserDashboardRoute }] = await Promise.all([
+        const [{ RequireUser }, { UserDashboardRoute }, { ConsentTab }] = await Promise.all([
           import('./route-guards'),
           import('../features/wallet/routes/user-dashboard'),
+          import('../features/consent/components/consent-tab'),
         ]);
         return {
           Component: () => (
             <RequireUser>
-              <UserDashboardRoute />
+              <UserDashboardRoute consentTab={ConsentTab} />
             </RequireUser>
           ),
         };
@@ -141,14 +142,16 @@ export const router = createBrowserRouter([
         };
       }),
       page('/store-dashboard', 'storeDashboard', async () => {
-        const [{ RequireMerchant }, { NotAMerchantRoute, StoreDashboardRoute }] = await Promise.all([
-          import('./route-guards'),
-          import('../features/merchant/routes/store-dashboard'),
-        ]);
+        const [{ RequireMerchant }, { NotAMerchantRoute, StoreDashboardRoute }, { StorePalmScanner }] =
+          await Promise.all([
+            import('./route-guards'),
+            import('../features/merchant/routes/store-dashboard'),
+            import('../features/palm/components/store-palm-scanner'),
+          ]);
         return {
           Component: () => (
             <RequireMerchant notMerchant={<NotAMerchantRoute />}>
-              <StoreDashboardRoute />
+              <StoreDashboardRoute palmScanner={StorePalmScanner} />
             </RequireMerchant>
           ),
         };
@@ -159,9 +162,13 @@ export const router = createBrowserRouter([
       page('/transfer', 'transfer', async () => ({
         Component: (await import('../features/wallet/routes/transfer')).TransferRoute,
       })),
-      page('/receive', 'receive', async () => ({
-        Component: (await import('../features/wallet/routes/receive')).ReceiveRoute,
-      })),
+      page('/receive', 'receive', async () => {
+        const [{ ReceiveRoute }, { ReceivePalmAuthentication }] = await Promise.all([
+          import('../features/wallet/routes/receive'),
+          import('../features/palm/components/receive-palm-authentication'),
+        ]);
+        return { Component: () => <ReceiveRoute palmStep={ReceivePalmAuthentication} /> };
+      }),
       page('/history', 'history', async () => ({
         Component: (await import('../features/wallet/routes/history')).HistoryRoute,
       })),

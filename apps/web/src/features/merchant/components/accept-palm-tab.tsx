@@ -10,7 +10,7 @@ import { checkAmount } from '../utils/amount';
 /**
  * The seam for the palm scanner: given the amount, it reads the customer's palm and takes the payment for the
  * signed-in store (POST /api/transaction), then calls `onPaid`; `onCancel` returns to the amount. The palm
- * feature provides it; until then the dashboard has none and says so.
+ * feature provides it (the router composes it in); a dashboard rendered without one says so.
  */
 export interface PalmPaymentScannerProps {
   amountPaise: bigint;
@@ -18,6 +18,8 @@ export interface PalmPaymentScannerProps {
   amountText: string;
   onPaid: () => void;
   onCancel: () => void;
+  /** Offers a QR code for the amount instead (when the customer cannot use the palm scanner). */
+  onUseQr: () => void;
 }
 export type PalmPaymentScanner = ComponentType<PalmPaymentScannerProps>;
 
@@ -145,6 +147,7 @@ export function AcceptPalmTab({ scanner: Scanner, onUseQr, onPaid }: AcceptPalmT
                   onPaid();
                 }}
                 onCancel={() => setStep({ kind: 'amount' })}
+                onUseQr={() => onUseQr(step.text)}
               />
             </div>
           )}

@@ -2,6 +2,7 @@ import { messages } from '@hasta/contracts/messages';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
 import { secondaryButtonClass } from '../../../components/ui-classes';
+import { openCamera, stopStream } from '../../../lib/camera';
 
 /** How often a frame is looked at: often enough to feel instant, rare enough to leave the CPU alone. */
 const SCAN_INTERVAL_MS = 200;
@@ -48,26 +49,6 @@ async function makeDecoder(): Promise<FrameDecoder> {
   };
 }
 
-/** A camera just released (by another tab, or this page a moment ago) can take a moment to open again. */
-const CAMERA_BUSY_RETRIES = 3;
-const CAMERA_BUSY_WAIT_MS = 500;
-const BUSY_ERRORS = new Set(['NotReadableError', 'AbortError', 'TrackStartError']);
-
-async function openCamera(cancelled: () => boolean): Promise<MediaStream> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await navigator.mediaDevices.getUserMedia({
-        video: { facingMode: { ideal: 'environment' } },
-        audio: false,
-      });
-    } catch (error) {
-      const busy = error instanceof DOMException && BUSY_ERRORS.has(error.name);
-      if (!busy || attempt >= CAMERA_BUSY_RETRIES || cancelled()) throw error;
-      await new Promise((resolve) => window.setTimeout(resolve, CAMERA_BUSY_WAIT_MS));
-    }
-  }
-}
-
 type ScannerState = 'starting' | 'scanning' | 'failed';
 
 interface QrScannerProps {
@@ -92,15 +73,14 @@ export function QrScanner({ onDecode }: QrScannerProps) {
     const release = () => {
       stopped = true;
       window.clearTimeout(timer);
-      stream?.getTracks().forEach((track) => track.stop());
+      stopStream(stream);
     };
 
     const start = async () => {
-      if (navigator.mediaDevices?.getUserMedia === undefined) throw new Error('no camera API');
       const media = await openCamera(() => stopped);
       stream = media;
       if (stopped) {
-        media.getTracks().forEach((track) => track.stop());
+        stopStream(media);
         return;
       }
       const video = videoRef.current;

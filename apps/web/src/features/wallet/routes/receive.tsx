@@ -1,7 +1,8 @@
 import { messages } from '@hasta/contracts/messages';
 import { parseRupees } from '@hasta/ledger/money';
-import { useId, useState } from 'react';
-import type { FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import type { ComponentType, FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 
 import { AmountField, FormAlert } from '../../../components/form-field';
@@ -14,19 +15,47 @@ import {
 } from '../../../components/ui-classes';
 import { useStoredUser } from '../../../lib/auth-storage';
 import { formatInr } from '../../../lib/money-format';
+import { dashboardQueryKey, historyQueryKey } from '../api/wallet';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { ReceiveQrCard } from '../components/receive-qr-card';
 
-/** Receive Money, amount step (spec §2.15); the palm authentication step arrives with palm registration. */
-export function ReceiveRoute() {
+/** How long the palm step's success stays on screen before the page goes back (spec §4 "Receive"). */
+const RECEIVED_BACK_MS = 3_000;
+
+/**
+ * The seam for the palm step: given the confirmed amount, it reads the payer's palm and takes the payment
+ * for the signed-in receiver, then calls `onReceived`. The palm feature provides it (composed by the router).
+ */
+export interface ReceivePalmStepProps {
+  /** The amount as typed and checked ("25.5"). */
+  amountText: string;
+  receiverEmail: string | null;
+  receiverPhone: string | null;
+  onReceived: () => void;
+}
+export type ReceivePalmStep = ComponentType<ReceivePalmStepProps>;
+
+/**
+ * Receive Money (spec §2.15, §4 "Receive"): the amount, then the palm authentication with a Return button;
+ * on success the page goes back one page. The person's own payment QR code is offered beside it.
+ */
+export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep }) {
   const user = useStoredUser();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const alertId = useId();
   const [amount, setAmount] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState<string | null>(null);
+  const [received, setReceived] = useState(false);
   const email = user?.email ?? null;
   const phone = user?.phone ?? null;
+
+  useEffect(() => {
+    if (!received) return undefined;
+    const timer = window.setTimeout(() => void navigate(-1), RECEIVED_BACK_MS);
+    return () => window.clearTimeout(timer);
+  }, [received, navigate]);
 
   const submit = (event: FormEvent<HTMLFormElement>): void => {
     event.preventDefault();
@@ -89,11 +118,19 @@ export function ReceiveRoute() {
             <p className="mt-2 text-slate-700">
               Expected amount: <strong>{formatInr(confirmed)}</strong>
             </p>
-            <p className="mt-2 text-slate-700">
-              Confirming a payment with a palm scan at this step arrives with palm registration. No scan is
-              made yet and no money moves from this page.
-            </p>
-            <ReceiveQrCard amount={confirmed} />
+            <div className="mt-4">
+              <PalmStep
+                amountText={confirmed}
+                receiverEmail={email}
+                receiverPhone={phone}
+                onReceived={() => {
+                  setReceived(true);
+                  if (user === null) return;
+                  void queryClient.invalidateQueries({ queryKey: dashboardQueryKey(String(user.id)) });
+                  void queryClient.invalidateQueries({ queryKey: historyQueryKey(String(user.id)) });
+                }}
+              />
+            </div>
             <button
               type="button"
               className={`${secondaryButtonClass} mt-4`}
@@ -101,6 +138,7 @@ export function ReceiveRoute() {
             >
               Return
             </button>
+            {received ? null : <ReceiveQrCard amount={confirmed} />}
           </section>
         )}
         <BackToDashboard />

@@ -1,7 +1,8 @@
 import { RECENT_HISTORY_COUNT } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { ComponentType } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-hot-toast';
 
@@ -40,9 +41,20 @@ function hasPalmHash(hash: string | null): hash is string {
   return hash !== null && hash.trim() !== '' && hash !== 'null' && hash !== 'undefined';
 }
 
+/**
+ * The seam for the Consent tab: given the dashboard's palm hash, it shows the palm consent and its actions,
+ * and calls `onChanged` after a change. The consent feature provides it (composed by the router).
+ */
+export interface ConsentTabProps {
+  palmHash: string | null;
+  onChanged: () => void;
+}
+export type ConsentTabComponent = ComponentType<ConsentTabProps>;
+
 /** Guarded by RequireUser, so a stored user exists (spec §2.11). */
-export function UserDashboardRoute() {
+export function UserDashboardRoute({ consentTab: ConsentTab }: { consentTab: ConsentTabComponent }) {
   const user = useStoredUser();
+  const queryClient = useQueryClient();
   const userId = user === null ? null : String(user.id);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [notifications, setNotifications] = useState(readNotifications);
@@ -123,7 +135,14 @@ export function UserDashboardRoute() {
             <Tabs label="Dashboard sections" tabs={TABS} active={tab} onChange={setTab}>
               {tab === 'wallet' ? <WalletTab user={data} /> : null}
               {tab === 'history' ? <HistoryTab user={data} /> : null}
-              {tab === 'consent' ? <ConsentTab user={data} /> : null}
+              {tab === 'consent' ? (
+                <ConsentTab
+                  palmHash={data.palm_hash}
+                  onChanged={() =>
+                    void queryClient.invalidateQueries({ queryKey: dashboardQueryKey(userId ?? '') })
+                  }
+                />
+              ) : null}
               {tab === 'rewards' ? <RewardsTab /> : null}
             </Tabs>
           </div>
@@ -217,30 +236,6 @@ function HistoryTab({ user }: { user: DashboardUser }) {
           <HistoryList entries={user.user_history} viewer={user} />
         )}
       </div>
-    </section>
-  );
-}
-
-function ConsentTab({ user }: { user: DashboardUser }) {
-  const hash = hasPalmHash(user.palm_hash) ? user.palm_hash : null;
-  const active = hash !== null;
-  return (
-    <section aria-labelledby="consent-heading" className={cardClass}>
-      <h2 id="consent-heading" className="text-xl font-semibold text-slate-900">
-        Palm consent
-      </h2>
-      <p className={`mt-3 text-lg font-semibold ${active ? 'text-emerald-800' : 'text-slate-900'}`}>
-        {active ? 'Active & Verified' : 'Palm not registered'}
-      </p>
-      <div className="mt-4">
-        <p className="text-sm text-slate-600">Hash preview</p>
-        <p className="font-mono text-slate-900">
-          {hash === null ? 'No biometric data found' : `${hash.slice(0, 16)}…`}
-        </p>
-      </div>
-      <p className="mt-4 text-sm text-slate-700">
-        Only an irreversible hash of your palm is kept. The original biometric data is never stored.
-      </p>
     </section>
   );
 }

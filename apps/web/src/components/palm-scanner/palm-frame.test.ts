@@ -1,0 +1,131 @@
+import { PALM_ROI_BYTES, PALM_ROI_SIZE } from '@hasta/contracts/palm';
+import { createIdentity, renderSample } from '@hasta/palm/synthetic';
+import { describe, expect, it } from 'vitest';
+
+import {
+  assessRoi,
+  bytesToBase64,
+  correlation,
+  detailPattern,
+  guideBox,
+  roiFromRgba,
+  workingSide,
+} from './palm-frame';
+
+/** An RGBA square filled by `grey(x, y)` (the same value in R, G and B). */
+function rgbaSquare(side: number, grey: (x: number, y: number) => number): Uint8ClampedArray {
+  const rgba = new Uint8ClampedArray(side * side * 4);
+  for (let y = 0; y < side; y += 1) {
+    for (let x = 0; x < side; x += 1) {
+      const i = (y * side + x) * 4;
+      rgba[i] = rgba[i + 1] = rgba[i + 2] = grey(x, y);
+      rgba[i + 3] = 255;
+    }
+  }
+  return rgba;
+}
+
+const flat = (grey: number): Uint8Array => new Uint8Array(PALM_ROI_BYTES).fill(grey);
+
+/** Sample `sample` of a synthetic palm, drawn larger and cut with an offset, as a camera sees a moving hand. */
+function shiftedPalm(shift_px: number): Uint8Array {
+  const big = renderSample(createIdentity(7, 3), 11, 'easy', 2 * PALM_ROI_SIZE);
+  const roi = new Uint8Array(PALM_ROI_BYTES);
+  const origin = PALM_ROI_SIZE / 2;
+  for (let y = 0; y < PALM_ROI_SIZE; y += 1) {
+    for (let x = 0; x < PALM_ROI_SIZE; x += 1) {
+      roi[y * PALM_ROI_SIZE + x] = big[(y + origin) * 2 * PALM_ROI_SIZE + x + origin + shift_px]!;
+    }
+  }
+  return roi;
+}
+
+describe('guide box', () => {
+  it('is the centred square of 0.6 of the shorter side', () => {
+    expect(guideBox(640, 480)).toEqual({ x: 176, y: 96, side: 288 });
+    expect(guideBox(1080, 1920)).toEqual({ x: 216, y: 636, side: 648 });
+    expect(() => guideBox(0, 480)).toThrow(RangeError);
+  });
+
+  it('is drawn at a whole multiple of the ROI, at most four times it', () => {
+    expect(workingSide(288)).toBe(256);
+    expect(workingSide(648)).toBe(512);
+    expect(workingSide(2000)).toBe(512);
+    expect(workingSide(60)).toBe(128);
+  });
+});
+
+describe('ROI', () => {
+  it('is the luma of the box, block-averaged to 128 × 128', () => {
+    const side = 256;
+    // Left half black, right half white; 2 × 2 blocks average exactly.
+    const roi = roiFromRgba(
+      rgbaSquare(side, (x) => (x < side / 2 ? 0 : 255)),
+      side,
+    );
+    expect(roi).toHaveLength(PALM_ROI_BYTES);
+    expect(roi[0]).toBe(0);
+    expect(roi[PALM_ROI_SIZE - 1]).toBe(255);
+    // Rec. 601 weights: pure red is 76 of 255.
+    const red = new Uint8ClampedArray(PALM_ROI_BYTES * 4);
+    for (let i = 0; i < red.length; i += 4) {
+      red[i] = 255;
+      red[i + 3] = 255;
+    }
+    expect(roiFromRgba(red, PALM_ROI_SIZE)[0]).toBe(76);
+  });
+
+  it('refuses sizes that are not whole multiples', () => {
+    expect(() => roiFromRgba(new Uint8ClampedArray(200 * 200 * 4), 200)).toThrow(RangeError);
+    expect(() => roiFromRgba(new Uint8ClampedArray(10), PALM_ROI_SIZE)).toThrow(RangeError);
+  });
+
+  it('travels as standard base64', () => {
+    const bytes = new Uint8Array(PALM_ROI_BYTES);
+    for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 37) % 256;
+    const text = bytesToBase64(bytes);
+    expect(text).toBe(Buffer.from(bytes).toString('base64'));
+    expect(text).toHaveLength(21_848);
+  });
+});
+
+describe('quality feedback', () => {
+  const palm = renderSample(createIdentity(42, 0), 1, 'medium', PALM_ROI_SIZE);
+
+  it('says too dark, too bright, and no palm for a flat box', () => {
+    expect(assessRoi(flat(20), null).quality).toBe('too-dark');
+    expect(assessRoi(flat(240), null).quality).toBe('too-bright');
+    const clipped = flat(150);
+    clipped.fill(255, 0, PALM_ROI_BYTES / 2);
+    expect(assessRoi(clipped, null).quality).toBe('too-bright');
+    expect(assessRoi(flat(120), null).quality).toBe('no-palm');
+  });
+
+  it('a palm is good once it is still: the first look, and a moved hand, say hold still', () => {
+    const first = assessRoi(palm, null);
+    expect(first.quality).toBe('moving');
+    expect(assessRoi(palm, first.detail).quality).toBe('ok');
+
+    const still = shiftedPalm(0);
+    const moved = shiftedPalm(16);
+    expect(assessRoi(moved, detailPattern(still)).quality).toBe('moving');
+    expect(assessRoi(shiftedPalm(0), detailPattern(still)).quality).toBe('ok');
+  });
+
+  it('every synthetic palm of the demo and the browser tests passes the light and contrast checks', () => {
+    for (const setting of ['easy', 'medium'] as const) {
+      for (let identity = 0; identity < 40; identity += 1) {
+        const roi = renderSample(createIdentity(9, identity), identity, setting, PALM_ROI_SIZE);
+        const quality = assessRoi(roi, detailPattern(roi)).quality;
+        expect(quality, `${setting} identity ${identity}`).toBe('ok');
+      }
+    }
+  });
+
+  it('correlation of patterns', () => {
+    const a = new Float32Array([1, 2, 3, 4]);
+    expect(correlation(a, a)).toBeCloseTo(1);
+    expect(correlation(a, new Float32Array([4, 3, 2, 1]))).toBeCloseTo(-1);
+    expect(correlation(a, new Float32Array(4))).toBe(0);
+  });
+});

@@ -1,0 +1,170 @@
+import { PALM_GUIDE_BOX_FRACTION, PALM_ROI_BYTES, PALM_ROI_SIZE } from '@hasta/contracts/palm';
+
+/**
+ * The pixel work of a palm scan, free of React and of the DOM so it can be tested: where the guide box is,
+ * the grey region of interest (ROI) cut from it, how good that picture is, and its wire form. Nothing here
+ * keeps a picture: each function returns a new array that its caller drops once it is sent or judged.
+ */
+
+export interface GuideBox {
+  /** Left and top edge in frame pixels. */
+  x: number;
+  y: number;
+  /** Side of the square in frame pixels. */
+  side: number;
+}
+
+/** The centred square of PALM_GUIDE_BOX_FRACTION of the frame's shorter side (decision 014). */
+export function guideBox(width_px: number, height_px: number): GuideBox {
+  if (!(width_px > 0 && height_px > 0)) throw new RangeError('frame size must be positive');
+  const side = Math.max(1, Math.round(Math.min(width_px, height_px) * PALM_GUIDE_BOX_FRACTION));
+  return { x: Math.floor((width_px - side) / 2), y: Math.floor((height_px - side) / 2), side };
+}
+
+/** The largest side the box is drawn at before averaging: a multiple of the ROI side, at most 4 times it. */
+export function workingSide(boxSide: number): number {
+  const factor = Math.min(4, Math.max(1, Math.floor(boxSide / PALM_ROI_SIZE)));
+  return factor * PALM_ROI_SIZE;
+}
+
+/**
+ * Grey (Rec. 601 luma) of an RGBA square `side` pixels wide, averaged down by whole blocks to the
+ * PALM_ROI_SIZE² ROI. `side` must be a multiple of PALM_ROI_SIZE (see `workingSide`).
+ */
+export function roiFromRgba(rgba: Uint8ClampedArray, side: number): Uint8Array {
+  const factor = side / PALM_ROI_SIZE;
+  if (!Number.isInteger(factor) || factor < 1) throw new RangeError('side must be a multiple of the ROI');
+  if (rgba.length !== side * side * 4) throw new RangeError('pixel data does not match the side');
+  const sums = new Float64Array(PALM_ROI_BYTES);
+  for (let y = 0; y < side; y += 1) {
+    const row = Math.floor(y / factor) * PALM_ROI_SIZE;
+    for (let x = 0; x < side; x += 1) {
+      const i = (y * side + x) * 4;
+      sums[row + Math.floor(x / factor)]! += 0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!;
+    }
+  }
+  const roi = new Uint8Array(PALM_ROI_BYTES);
+  const area = factor * factor;
+  for (let i = 0; i < roi.length; i += 1) roi[i] = Math.min(255, Math.max(0, Math.round(sums[i]! / area)));
+  return roi;
+}
+
+/** Standard base64 of the bytes (what the scan's frames carry). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  const CHUNK = 0x2000;
+  let binary = '';
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    binary += String.fromCharCode(...bytes.subarray(start, start + CHUNK));
+  }
+  return btoa(binary);
+}
+
+export type PalmQuality = 'ok' | 'too-dark' | 'too-bright' | 'no-palm' | 'moving';
+
+/** Average grey below which the palm is too dark to show its lines. */
+export const DARK_MEAN_GREY = 45;
+/** Average grey above which it is washed out, or the share of clipped pixels that says the same. */
+export const BRIGHT_MEAN_GREY = 230;
+export const CLIPPED_SHARE = 0.35;
+const CLIPPED_GREY = 250;
+/**
+ * Grey standard deviation below which the box holds a flat surface rather than a palm. Palms measure about
+ * 15 to 40 (creases, skin texture and the light across the hand); a plain wall or table about 2 to 6.
+ */
+export const FLAT_STD_GREY = 8;
+/**
+ * Motion: the line pattern of two looks 150 ms apart, compared at 32 × 32 after removing the light's slow
+ * changes, must still correlate this well. A still palm with sensor noise scores about 0.97; a hand that
+ * moved by 6 % of the box about 0.1 to 0.6. A moving hand is what blurs a picture, so this is the blur check.
+ */
+export const STILL_CORRELATION = 0.5;
+
+const DETAIL_SIDE = 32;
+
+/** The look's line pattern: 32 × 32 block means minus their 5 × 5 neighbourhood mean. */
+export function detailPattern(roi: Uint8Array): Float32Array {
+  const factor = PALM_ROI_SIZE / DETAIL_SIDE;
+  const small = new Float32Array(DETAIL_SIDE * DETAIL_SIDE);
+  for (let y = 0; y < PALM_ROI_SIZE; y += 1) {
+    const row = Math.floor(y / factor) * DETAIL_SIDE;
+    for (let x = 0; x < PALM_ROI_SIZE; x += 1)
+      small[row + Math.floor(x / factor)]! += roi[y * PALM_ROI_SIZE + x]!;
+  }
+  for (let i = 0; i < small.length; i += 1) small[i]! /= factor * factor;
+  const detail = new Float32Array(small.length);
+  for (let y = 0; y < DETAIL_SIDE; y += 1) {
+    for (let x = 0; x < DETAIL_SIDE; x += 1) {
+      let sum = 0;
+      let count = 0;
+      for (let dy = -2; dy <= 2; dy += 1) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= DETAIL_SIDE) continue;
+        for (let dx = -2; dx <= 2; dx += 1) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= DETAIL_SIDE) continue;
+          sum += small[yy * DETAIL_SIDE + xx]!;
+          count += 1;
+        }
+      }
+      detail[y * DETAIL_SIDE + x] = small[y * DETAIL_SIDE + x]! - sum / count;
+    }
+  }
+  return detail;
+}
+
+/** Pearson correlation of two equally long patterns (0 when either is flat). */
+export function correlation(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length || a.length === 0) throw new RangeError('patterns differ in length');
+  let meanA = 0;
+  let meanB = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    meanA += a[i]!;
+    meanB += b[i]!;
+  }
+  meanA /= a.length;
+  meanB /= b.length;
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    const da = a[i]! - meanA;
+    const db = b[i]! - meanB;
+    ab += da * db;
+    aa += da * da;
+    bb += db * db;
+  }
+  return aa === 0 || bb === 0 ? 0 : ab / Math.sqrt(aa * bb);
+}
+
+export interface FrameAssessment {
+  quality: PalmQuality;
+  /** The look's line pattern, for the next look's motion check. */
+  detail: Float32Array;
+}
+
+/**
+ * How good one look at the guide box is, in the order a person can fix it: light, then a palm in the box,
+ * then keeping it still (compared with the previous look; the first look has none and counts as moving).
+ */
+export function assessRoi(roi: Uint8Array, previousDetail: Float32Array | null): FrameAssessment {
+  if (roi.length !== PALM_ROI_BYTES) throw new RangeError('not a palm ROI');
+  let sum = 0;
+  let squares = 0;
+  let clipped = 0;
+  for (const grey of roi) {
+    sum += grey;
+    squares += grey * grey;
+    if (grey >= CLIPPED_GREY) clipped += 1;
+  }
+  const mean = sum / roi.length;
+  const std = Math.sqrt(Math.max(0, squares / roi.length - mean * mean));
+  const detail = detailPattern(roi);
+  let quality: PalmQuality;
+  if (mean < DARK_MEAN_GREY) quality = 'too-dark';
+  else if (mean > BRIGHT_MEAN_GREY || clipped / roi.length > CLIPPED_SHARE) quality = 'too-bright';
+  else if (std < FLAT_STD_GREY) quality = 'no-palm';
+  else if (previousDetail === null || correlation(detail, previousDetail) < STILL_CORRELATION)
+    quality = 'moving';
+  else quality = 'ok';
+  return { quality, detail };
+}

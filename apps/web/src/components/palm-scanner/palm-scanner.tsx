@@ -1,0 +1,405 @@
+import { DEMO_SCAN_MS } from '@hasta/contracts/constants';
+import { messages } from '@hasta/contracts/messages';
+import { PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
+import type { Hand, PalmScan } from '@hasta/contracts/palm';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
+
+import { errorMessage } from '../../lib/api-client';
+import { openCamera, stopStream } from '../../lib/camera';
+import { Badge } from '../badge';
+import { primaryButtonClass, secondaryButtonClass } from '../ui-classes';
+import { demoFrames } from './demo-palm';
+import { fetchPalmConfig, palmConfigQueryKey } from './palm-config';
+import { assessRoi, bytesToBase64, guideBox, roiFromRgba, workingSide } from './palm-frame';
+import type { PalmQuality } from './palm-frame';
+
+/** How often the guide box is looked at. */
+const LOOK_INTERVAL_MS = 150;
+/** Frames of one scan are this far apart at least, so they are separate looks at the palm. */
+const CAPTURE_GAP_MS = 400;
+/** Frames already taken are dropped when the palm has been out of shape for this long (it may be another). */
+const RESET_AFTER_MS = 1_500;
+/** The preview's shape before the camera reports its own (a common 4:3 frame). */
+const DEFAULT_FRAME = { width: 640, height: 480 } as const;
+
+/** What the scanner's caller shows on success (when the scanner shows it). */
+export interface PalmScanOutcome {
+  title: string;
+  detail: string;
+}
+
+interface CommonProps {
+  /**
+   * Sends the scan (the caller's request). Resolves with what success says; rejects with the reason, whose
+   * message is shown (an ApiError's message, else `errorFallback`).
+   */
+  onScan: (scan: PalmScan) => Promise<PalmScanOutcome>;
+  errorFallback: string;
+  /** Whether the scanner shows its own success screen; false when the caller shows its own. */
+  showSuccess?: boolean;
+  /** Whether the scanner shows its own error screen with Try Again; false when the caller shows its own. */
+  showError?: boolean;
+  onSuccess?: (outcome: PalmScanOutcome) => void;
+  onError?: (message: string) => void;
+}
+
+/** Registration reads one known hand; authentication reads whichever palm is shown. */
+export type PalmScannerProps = CommonProps &
+  ({ purpose: 'register'; hand: Hand } | { purpose: 'authenticate' });
+
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'loading'; demo: boolean }
+  | { kind: 'success'; outcome: PalmScanOutcome }
+  | { kind: 'error'; message: string };
+
+/**
+ * The palm scanner (spec §2.12 statuses idle, loading, success, error; Try Again repeats the scan). Idle is the
+ * live camera with the guide box: each look at the box is judged (light, a palm in it, kept still) and, when
+ * good, cut out as a grey 128 × 128 frame; after PALM_SCAN_FRAMES frames the camera stops and `onScan` sends
+ * them. No picture is stored or shown anywhere else: frames live in memory until the request is made.
+ * Where the server allows it, a clearly labelled demo mode sends a synthetic palm instead, after 2 s.
+ */
+export function PalmScanner(props: PalmScannerProps) {
+  const { onScan, errorFallback, showSuccess = true, showError = true, onSuccess, onError } = props;
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [attempt, setAttempt] = useState(0);
+  const busy = useRef(false);
+  const mounted = useRef(true);
+  const demoTimer = useRef<number | undefined>(undefined);
+  const config = useQuery({
+    queryKey: palmConfigQueryKey,
+    queryFn: ({ signal }) => fetchPalmConfig(signal),
+    staleTime: Infinity,
+  });
+  const demoAllowed = config.data?.demo_mode === true;
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      window.clearTimeout(demoTimer.current);
+    };
+  }, []);
+
+  const submit = async (scan: PalmScan): Promise<void> => {
+    if (busy.current) return;
+    busy.current = true;
+    setStatus({ kind: 'loading', demo: scan.source === 'demo' });
+    try {
+      const outcome = await onScan(scan);
+      if (!mounted.current) return;
+      setStatus({ kind: 'success', outcome });
+      onSuccess?.(outcome);
+    } catch (error) {
+      if (!mounted.current) return;
+      const message = errorMessage(error, errorFallback);
+      setStatus({ kind: 'error', message });
+      onError?.(message);
+    } finally {
+      busy.current = false;
+      // The frames go with the request: nothing of them is kept here.
+      scan.frames.length = 0;
+    }
+  };
+
+  const runDemo = (hand: Hand): void => {
+    if (busy.current || status.kind !== 'idle') return;
+    setStatus({ kind: 'loading', demo: true });
+    demoTimer.current = window.setTimeout(() => {
+      demoFrames(hand).then(
+        (frames) => {
+          if (mounted.current) void submit({ frames, source: 'demo' });
+        },
+        () => {
+          if (!mounted.current) return;
+          setStatus({ kind: 'error', message: messages.scanFailed });
+          onError?.(messages.scanFailed);
+        },
+      );
+    }, DEMO_SCAN_MS);
+  };
+
+  const tryAgain = (): void => {
+    setAttempt((count) => count + 1);
+    setStatus({ kind: 'idle' });
+  };
+
+  return (
+    <div className="space-y-4">
+      {status.kind === 'idle' ? (
+        <>
+          <CameraScan key={attempt} onCaptured={(frames) => void submit({ frames, source: 'camera' })} />
+          {demoAllowed ? (
+            <DemoOption
+              hands={props.purpose === 'register' ? [props.hand] : ['left', 'right']}
+              onRun={runDemo}
+            />
+          ) : null}
+        </>
+      ) : null}
+      {status.kind === 'loading' ? (
+        <p role="status" className="flex items-center gap-3 rounded-lg bg-slate-100 px-4 py-3 text-slate-800">
+          <Spinner />
+          {status.demo ? 'Demo scan: using the demo palm of this device...' : 'Checking your palm...'}
+        </p>
+      ) : null}
+      {status.kind === 'success' && showSuccess ? (
+        <div role="status" className="rounded-lg bg-emerald-50 px-4 py-3">
+          <p className="text-lg font-semibold text-emerald-900">{status.outcome.title}</p>
+          <p className="mt-1 text-emerald-900">{status.outcome.detail}</p>
+        </div>
+      ) : null}
+      {status.kind === 'error' && showError ? (
+        <div className="space-y-3">
+          <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 font-medium text-red-800">
+            {status.message}
+          </p>
+          <button type="button" className={primaryButtonClass} onClick={tryAgain}>
+            Try Again
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+const FEEDBACK: Readonly<Record<PalmQuality, string>> = {
+  'too-dark': 'Too dark: move to better light.',
+  'too-bright': 'Too bright: move out of direct light.',
+  'no-palm': 'No palm in the box: hold your palm flat inside the box.',
+  moving: 'Hold still.',
+  ok: 'Palm found: hold still while it is captured.',
+};
+
+type CameraState = 'starting' | 'live' | 'failed';
+
+/** Draws the guide box of the camera frame into a working canvas and returns the grey ROI. */
+function lookAtGuideBox(
+  video: HTMLVideoElement,
+  canvas: HTMLCanvasElement,
+  context: CanvasRenderingContext2D,
+): Uint8Array {
+  const box = guideBox(video.videoWidth, video.videoHeight);
+  const side = workingSide(box.side);
+  if (canvas.width !== side) {
+    canvas.width = side;
+    canvas.height = side;
+  }
+  context.imageSmoothingEnabled = true;
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(video, box.x, box.y, box.side, box.side, 0, 0, side, side);
+  return roiFromRgba(context.getImageData(0, 0, side, side).data, side);
+}
+
+/** The live camera with the guide box, its feedback and the capture progress. Unmounting stops the camera. */
+function CameraScan({ onCaptured }: { onCaptured: (frames: string[]) => void }) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const progressLabelId = useId();
+  const [camera, setCamera] = useState<CameraState>('starting');
+  const [quality, setQuality] = useState<PalmQuality | null>(null);
+  const [captured, setCaptured] = useState(0);
+  const [frame, setFrame] = useState<{ width: number; height: number }>(DEFAULT_FRAME);
+  const [cameraAttempt, setCameraAttempt] = useState(0);
+  const captureDone = useEffectEvent((frames: string[]) => onCaptured(frames));
+
+  useEffect(() => {
+    let stopped = false;
+    let stream: MediaStream | null = null;
+    let timer: number | undefined;
+    const canvas = document.createElement('canvas');
+    const frames: string[] = [];
+    const release = () => {
+      stopped = true;
+      window.clearTimeout(timer);
+      stopStream(stream);
+      const video = videoRef.current;
+      if (video !== null) video.srcObject = null;
+      canvas.width = 0;
+      canvas.height = 0;
+    };
+
+    const start = async () => {
+      const context = canvas.getContext('2d', { willReadFrequently: true });
+      if (context === null) throw new Error('2d canvas unavailable');
+      const media = await openCamera(() => stopped);
+      stream = media;
+      if (stopped) {
+        stopStream(media);
+        return;
+      }
+      const video = videoRef.current;
+      if (video === null) throw new Error('no video element');
+      video.srcObject = media;
+      await video.play();
+      if (stopped) return;
+      setCamera('live');
+      let previous: Float32Array | null = null;
+      let lastCaptureAt = -Infinity;
+      let badSince: number | null = null;
+      const look = () => {
+        if (stopped) return;
+        if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA && video.videoWidth > 0) {
+          const { videoWidth: width, videoHeight: height } = video;
+          setFrame((known) => (known.width === width && known.height === height ? known : { width, height }));
+          const roi = lookAtGuideBox(video, canvas, context);
+          const assessment = assessRoi(roi, previous);
+          previous = assessment.detail;
+          setQuality(assessment.quality);
+          const now = performance.now();
+          if (assessment.quality === 'ok') {
+            badSince = null;
+            if (now - lastCaptureAt >= CAPTURE_GAP_MS) {
+              frames.push(bytesToBase64(roi));
+              lastCaptureAt = now;
+              setCaptured(frames.length);
+              if (frames.length >= PALM_SCAN_FRAMES) {
+                release();
+                captureDone(frames.splice(0, frames.length));
+                return;
+              }
+            }
+          } else {
+            badSince ??= now;
+            if (frames.length > 0 && now - badSince >= RESET_AFTER_MS) {
+              frames.length = 0;
+              setCaptured(0);
+            }
+          }
+          roi.fill(0);
+        }
+        timer = window.setTimeout(look, LOOK_INTERVAL_MS);
+      };
+      look();
+    };
+
+    start().catch(() => {
+      if (stopped) return;
+      release();
+      frames.length = 0;
+      setCamera('failed');
+    });
+    return () => {
+      release();
+      frames.length = 0;
+    };
+  }, [cameraAttempt]);
+
+  const box = guideBox(frame.width, frame.height);
+  const good = quality === 'ok';
+  const feedback =
+    camera === 'starting'
+      ? 'Starting the camera...'
+      : quality === null
+        ? 'Place your palm inside the box.'
+        : FEEDBACK[quality];
+
+  return (
+    <div className="space-y-3">
+      <div
+        className="relative overflow-hidden rounded-xl bg-slate-900"
+        style={{ aspectRatio: `${frame.width} / ${frame.height}` }}
+      >
+        <video
+          ref={videoRef}
+          aria-label="Camera preview with the palm guide box"
+          className="h-full w-full object-cover"
+          muted
+          playsInline
+        />
+        {camera === 'live' ? (
+          <div
+            aria-hidden="true"
+            data-testid="palm-guide-box"
+            className={`absolute rounded-lg border-4 border-dashed ${good ? 'border-emerald-400' : 'border-amber-300'}`}
+            style={{
+              left: `${(box.x / frame.width) * 100}%`,
+              top: `${(box.y / frame.height) * 100}%`,
+              width: `${(box.side / frame.width) * 100}%`,
+              height: `${(box.side / frame.height) * 100}%`,
+            }}
+          />
+        ) : null}
+      </div>
+      {camera === 'failed' ? (
+        <div className="space-y-3">
+          <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
+            {messages.cameraUnavailable}
+          </p>
+          <button
+            type="button"
+            className={secondaryButtonClass}
+            onClick={() => {
+              setCamera('starting');
+              setQuality(null);
+              setCaptured(0);
+              setCameraAttempt((count) => count + 1);
+            }}
+          >
+            Try the camera again
+          </button>
+        </div>
+      ) : (
+        <>
+          <p role="status" className="text-sm font-medium text-slate-800" data-testid="palm-feedback">
+            {feedback}
+          </p>
+          <div>
+            <p id={progressLabelId} className="text-sm text-slate-700">
+              Captured {captured} of {PALM_SCAN_FRAMES}
+            </p>
+            <div
+              role="progressbar"
+              aria-labelledby={progressLabelId}
+              aria-valuemin={0}
+              aria-valuemax={PALM_SCAN_FRAMES}
+              aria-valuenow={captured}
+              className="mt-1 h-2 w-full overflow-hidden rounded-full bg-slate-200"
+            >
+              <div
+                className="h-full rounded-full bg-emerald-600 transition-[width]"
+                style={{ width: `${(captured / PALM_SCAN_FRAMES) * 100}%` }}
+              />
+            </div>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The demo mode, shown only where the server accepts it, and labelled as what it is. */
+function DemoOption({ hands, onRun }: { hands: readonly Hand[]; onRun: (hand: Hand) => void }) {
+  const headingId = useId();
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+    >
+      <p id={headingId} className="flex items-center gap-2 font-semibold">
+        Demo mode <Badge>Demo</Badge>
+      </p>
+      <p className="mt-1">
+        No camera: this simulates a scan with the synthetic demo palm of this device, not a real palm. It is
+        for trying Hasta out and only works on test servers.
+      </p>
+      <div className="mt-3 flex flex-wrap gap-3">
+        {hands.map((hand) => (
+          <button key={hand} type="button" className={secondaryButtonClass} onClick={() => onRun(hand)}>
+            {hands.length === 1 ? `Use the demo palm (${hand} hand)` : `Demo ${hand} palm`}
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Spinner() {
+  return (
+    <span
+      aria-hidden="true"
+      className="inline-block h-5 w-5 animate-spin rounded-full border-2 border-slate-400 border-t-transparent motion-reduce:animate-none"
+    />
+  );
+}

@@ -1,0 +1,314 @@
+import { messages } from '@hasta/contracts/messages';
+import { PALM_CONSENT_NOTICE } from '@hasta/contracts/palm';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'react-hot-toast';
+
+import { Modal } from '../../../components/modal';
+import {
+  cardClass,
+  dangerButtonClass,
+  disabledClass,
+  primaryButtonClass,
+  secondaryButtonClass,
+  textLinkClass,
+} from '../../../components/ui-classes';
+import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/money-format';
+import { changeConsent, consentQueryKey, fetchConsent } from '../api/consent';
+import type { ConsentChange, ConsentEvent, ConsentResponse } from '../api/consent';
+
+/** Characters of a palm hash shown in the preview. */
+const HASH_PREVIEW_CHARS = 16;
+
+/** What the user dashboard gives its Consent tab (the wallet's `ConsentTabProps`). */
+export interface ConsentTabProps {
+  /** The dashboard's palm hash: 'Active & Verified' when there is one (spec §2.11). */
+  palmHash: string | null;
+  /** Consent or palm data changed: the dashboard should load again. */
+  onChanged: () => void;
+}
+
+function hasPalmHash(hash: string | null): hash is string {
+  return hash !== null && hash.trim() !== '' && hash !== 'null' && hash !== 'undefined';
+}
+
+const preview = (hash: string): string =>
+  hash.length > HASH_PREVIEW_CHARS ? `${hash.slice(0, HASH_PREVIEW_CHARS)}…` : hash;
+
+const EVENT_LABELS: Readonly<Record<ConsentEvent['type'], string>> = {
+  'consent.granted': 'Consent given',
+  'consent.withdrawn': 'Consent withdrawn',
+  'palm.enrolled': 'Palm registered',
+  'palm.erased': 'Palm data erased',
+};
+
+const handName = (hand: 'left' | 'right'): string => (hand === 'left' ? 'Left hand' : 'Right hand');
+
+/**
+ * The Consent tab (spec §2.11, and the DPDP Act 2023: consent per purpose, withdrawn as easily as given,
+ * data erased on request): whether palm payments are active, the hash preview, the registered hands, each
+ * consent event with a link to verify its receipt in the public log, and Withdraw consent, Give consent
+ * again and Erase palm data, each confirmed first.
+ */
+export function ConsentTab({ palmHash, onChanged }: ConsentTabProps) {
+  const headingId = useId();
+  const queryClient = useQueryClient();
+  // The dialog keeps its last change while it closes, so its title never goes blank.
+  const [dialog, setDialog] = useState<{ open: boolean; change: ConsentChange }>({
+    open: false,
+    change: 'withdraw',
+  });
+  const confirm = (change: ConsentChange): void => setDialog({ open: true, change });
+  const closeDialog = (): void => setDialog((shown) => ({ ...shown, open: false }));
+  const consent = useQuery({
+    queryKey: consentQueryKey,
+    queryFn: ({ signal }) => fetchConsent(signal),
+    refetchOnMount: 'always',
+  });
+  const change = useMutation({
+    mutationFn: changeConsent,
+    onSuccess: (answer) => {
+      closeDialog();
+      toast.success(answer.message);
+      void queryClient.invalidateQueries({ queryKey: consentQueryKey });
+      onChanged();
+    },
+    onError: (error) => {
+      closeDialog();
+      toast.error(errorMessage(error, messages.loginRequestFailed));
+    },
+  });
+
+  const hash = hasPalmHash(palmHash) ? palmHash : null;
+  const status = consent.data?.status;
+  const withdrawn = status === 'withdrawn';
+  const headline = withdrawn
+    ? 'Consent withdrawn'
+    : hash !== null
+      ? 'Active & Verified'
+      : 'Palm not registered';
+
+  return (
+    <section aria-labelledby={headingId} className={`${cardClass} space-y-6`}>
+      <div>
+        <h2 id={headingId} className="text-xl font-semibold text-slate-900">
+          Palm consent
+        </h2>
+        <p
+          className={`mt-3 text-lg font-semibold ${withdrawn ? 'text-amber-800' : hash !== null ? 'text-emerald-800' : 'text-slate-900'}`}
+          data-testid="consent-status"
+        >
+          {headline}
+        </p>
+        {withdrawn ? (
+          <p className="mt-1 text-slate-700">
+            Palm payments are stopped for your account until you give consent again.
+          </p>
+        ) : null}
+        <div className="mt-4">
+          <p className="text-sm text-slate-600">Hash preview</p>
+          <p className="font-mono break-all text-slate-900" data-testid="consent-hash">
+            {hash === null ? 'No biometric data found' : preview(hash)}
+          </p>
+        </div>
+        <p className="mt-4 text-sm text-slate-700">
+          Only an irreversible hash of your palm is kept. The original biometric data is never stored.
+        </p>
+      </div>
+
+      {consent.isPending ? (
+        <p role="status" className="text-slate-600">
+          Loading consent...
+        </p>
+      ) : null}
+      {consent.isError ? (
+        <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
+          <p className="font-medium text-red-800">
+            {errorMessage(consent.error, messages.loginRequestFailed)}
+          </p>
+          <button type="button" className={secondaryButtonClass} onClick={() => void consent.refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : null}
+      {consent.data === undefined ? null : (
+        <ConsentDetails
+          consent={consent.data}
+          busy={change.isPending}
+          onWithdraw={() => confirm('withdraw')}
+          onRestore={() => confirm('restore')}
+          onErase={() => confirm('erase')}
+        />
+      )}
+
+      <Modal open={dialog.open} title={CONFIRM_TITLES[dialog.change]} onClose={closeDialog}>
+        <div className="space-y-4">
+          <ConfirmText change={dialog.change} />
+          <button
+            type="button"
+            className={`${dialog.change === 'restore' ? primaryButtonClass : dangerButtonClass} ${disabledClass}`}
+            disabled={change.isPending}
+            onClick={() => change.mutate(dialog.change)}
+          >
+            {change.isPending ? 'Saving...' : CONFIRM_BUTTONS[dialog.change]}
+          </button>
+        </div>
+      </Modal>
+    </section>
+  );
+}
+
+const CONFIRM_TITLES: Readonly<Record<ConsentChange, string>> = {
+  withdraw: 'Withdraw consent?',
+  restore: 'Give consent again?',
+  erase: 'Erase palm data?',
+};
+
+const CONFIRM_BUTTONS: Readonly<Record<ConsentChange, string>> = {
+  withdraw: 'Confirm withdrawal',
+  restore: 'I agree: give consent again',
+  erase: 'Erase permanently',
+};
+
+function ConfirmText({ change }: { change: ConsentChange }) {
+  if (change === 'withdraw') {
+    return (
+      <p>
+        Palm payments stop for your account: nobody can pay with your palm until you give consent again. Your
+        protected palm template is kept so that you can; erase your palm data to remove it.
+      </p>
+    );
+  }
+  if (change === 'restore') {
+    return (
+      <>
+        <p>{PALM_CONSENT_NOTICE}</p>
+        <p>Giving consent again lets your registered palm pay again.</p>
+      </>
+    );
+  }
+  return (
+    <p>
+      Your protected palm templates for both hands are deleted for good. This cannot be undone: to pay with
+      your palm again you must register it again. Your consent history stays, as the record of what happened.
+    </p>
+  );
+}
+
+interface ConsentDetailsProps {
+  consent: ConsentResponse;
+  busy: boolean;
+  onWithdraw: () => void;
+  onRestore: () => void;
+  onErase: () => void;
+}
+
+function ConsentDetails({ consent, busy, onWithdraw, onRestore, onErase }: ConsentDetailsProps) {
+  const handsId = useId();
+  const eventsId = useId();
+  return (
+    <>
+      <div>
+        <h3 id={handsId} className="font-semibold text-slate-900">
+          Registered hands
+        </h3>
+        {consent.hands.length === 0 ? (
+          <p className="mt-2 text-slate-700">No hand is registered.</p>
+        ) : (
+          <ul aria-labelledby={handsId} className="mt-2 space-y-2">
+            {consent.hands.map((hand) => (
+              <li key={hand.hand} className="rounded-lg bg-slate-50 px-3 py-2">
+                <span className="font-medium text-slate-900">{handName(hand.hand)}</span>
+                <span className="ml-2 font-mono text-sm break-all text-slate-800">
+                  {preview(hand.palm_hash)}
+                </span>
+                <span className="block text-sm text-slate-600">
+                  Registered {formatDateTime(hand.registered_at)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+
+      <div className="flex flex-wrap gap-3">
+        {consent.status === 'active' ? (
+          <button
+            type="button"
+            className={`${secondaryButtonClass} ${disabledClass}`}
+            disabled={busy}
+            onClick={onWithdraw}
+          >
+            Withdraw consent
+          </button>
+        ) : null}
+        {consent.status === 'withdrawn' ? (
+          <button
+            type="button"
+            className={`${primaryButtonClass} ${disabledClass}`}
+            disabled={busy}
+            onClick={onRestore}
+          >
+            Give consent again
+          </button>
+        ) : null}
+        {consent.hands.length > 0 ? (
+          <button
+            type="button"
+            className={`${dangerButtonClass} ${disabledClass}`}
+            disabled={busy}
+            onClick={onErase}
+          >
+            Erase palm data
+          </button>
+        ) : null}
+        {consent.status === 'none' ? (
+          <Link to="/palm-register" className={primaryButtonClass}>
+            Register Palm
+          </Link>
+        ) : null}
+      </div>
+
+      <div>
+        <h3 id={eventsId} className="font-semibold text-slate-900">
+          Consent record
+        </h3>
+        <p className="mt-1 text-sm text-slate-700">
+          Each event is written to Hasta’s public, append-only log; its receipt proves it is there.
+        </p>
+        {consent.events.length === 0 ? (
+          <p className="mt-2 text-slate-700">No consent events yet.</p>
+        ) : (
+          <ul
+            aria-labelledby={eventsId}
+            className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200"
+          >
+            {consent.events.map((event) => (
+              <li key={event.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
+                <div>
+                  <p className="font-medium text-slate-900">
+                    {EVENT_LABELS[event.type]}
+                    {event.hand === null ? '' : ` (${handName(event.hand).toLowerCase()})`}
+                  </p>
+                  <p className="text-sm text-slate-600">{formatDateTime(event.created_at)}</p>
+                </div>
+                <Link
+                  to={`/verify?id=${encodeURIComponent(event.id)}`}
+                  className={`${textLinkClass} text-sm`}
+                >
+                  Verify receipt
+                  <span className="sr-only">
+                    {' '}
+                    for {EVENT_LABELS[event.type].toLowerCase()}, {formatDateTime(event.created_at)}
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </>
+  );
+}

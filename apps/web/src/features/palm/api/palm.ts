@@ -1,0 +1,89 @@
+import {
+  palmPaymentResponseSchema,
+  palmRegisterResponseSchema,
+  palmRegistrationStateResponseSchema,
+} from '@hasta/contracts/palm';
+import type { Hand, PalmScan } from '@hasta/contracts/palm';
+import type { z } from 'zod';
+
+import { apiRequest } from '../../../lib/api-client';
+
+export type PalmRegistrationState = z.infer<typeof palmRegistrationStateResponseSchema>;
+export type PalmRegisterAnswer = z.infer<typeof palmRegisterResponseSchema>;
+export type PalmPaymentAnswer = z.infer<typeof palmPaymentResponseSchema>;
+
+export const palmKeys = {
+  all: ['palm'] as const,
+  /** `null`: the signed-in user; an id: that user (admin mode). */
+  registrationState: (userId: string | null) => ['palm', 'registration-state', userId] as const,
+};
+
+/** POST /Palm/user/palm-registration-state: which hands of the user (the caller without `userId`) have a palm. */
+export function fetchRegistrationState(
+  userId: string | null,
+  signal?: AbortSignal,
+): Promise<PalmRegistrationState> {
+  return apiRequest('/Palm/user/palm-registration-state', {
+    method: 'POST',
+    body: userId === null ? {} : { user_id: userId },
+    schema: palmRegistrationStateResponseSchema,
+    ...(signal === undefined ? {} : { signal }),
+  });
+}
+
+export interface PalmRegistration {
+  /** Another user's id in admin mode; `null` registers the caller. */
+  userId: string | null;
+  hand: Hand;
+  scan: PalmScan;
+}
+
+/** POST /Palm/register: the person agreed to PALM_CONSENT_NOTICE before this scan (`consent: true`). */
+export function registerPalm({ userId, hand, scan }: PalmRegistration): Promise<PalmRegisterAnswer> {
+  return apiRequest('/Palm/register', {
+    method: 'POST',
+    body: {
+      ...(userId === null ? {} : { user_id: userId, admin_mode: true }),
+      which_hand: hand,
+      consent: true,
+      scan,
+    },
+    schema: palmRegisterResponseSchema,
+  });
+}
+
+/**
+ * POST /Palm/authenticate: the signed-in receiver takes `amountText` rupees from whoever the palm belongs to.
+ * One Idempotency-Key per scan, so a retried request cannot pay twice.
+ */
+export function authenticatePalmPayment(request: {
+  amountText: string;
+  receiverEmail: string | null;
+  receiverPhone: string | null;
+  scan: PalmScan;
+}): Promise<PalmPaymentAnswer> {
+  return apiRequest('/Palm/authenticate', {
+    method: 'POST',
+    headers: { 'Idempotency-Key': crypto.randomUUID() },
+    body: {
+      amount: Number(request.amountText),
+      ...(request.receiverEmail === null ? {} : { receiverEmail: request.receiverEmail }),
+      ...(request.receiverPhone === null ? {} : { receiverPhone: request.receiverPhone }),
+      scan: request.scan,
+    },
+    schema: palmPaymentResponseSchema,
+  });
+}
+
+/** POST /api/transaction: the signed-in merchant takes `amountText` rupees into the store from the palm's owner. */
+export function takeStorePalmPayment(request: {
+  amountText: string;
+  scan: PalmScan;
+}): Promise<PalmPaymentAnswer> {
+  return apiRequest('/api/transaction', {
+    method: 'POST',
+    headers: { 'Idempotency-Key': crypto.randomUUID() },
+    body: { amount: Number(request.amountText), scan: request.scan },
+    schema: palmPaymentResponseSchema,
+  });
+}

@@ -1,0 +1,49 @@
+import { messages } from '@hasta/contracts/messages';
+
+import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
+import { secondaryButtonClass } from '../../../components/ui-classes';
+import { formatInr } from '../../../lib/money-format';
+import { takeStorePalmPayment } from '../api/palm';
+
+/** What the merchant dashboard's Accept Palm tab gives its scanner (its `PalmPaymentScannerProps`). */
+export interface StorePalmScannerProps {
+  /** The amount in paise (checked by the tab before the scan). */
+  amountPaise: bigint;
+  /** The amount as typed and checked ("250.5"). */
+  amountText: string;
+  onPaid: () => void;
+  onCancel: () => void;
+  /** Offers a QR code for the amount instead. */
+  onUseQr: () => void;
+}
+
+/**
+ * Accept Palm's scanner (spec §2.16): the customer's palm names the payer and the amount goes into the
+ * signed-in store (POST /api/transaction). Success is shown by the tab ('Transaction Successful!'); a failure
+ * here, with Try Again. Cancel returns to the amount.
+ */
+export function StorePalmScanner({ amountText, onPaid, onCancel, onUseQr }: StorePalmScannerProps) {
+  return (
+    <div className="space-y-4">
+      <p className="text-slate-700">Ask the customer to hold their palm inside the box.</p>
+      <PalmScanner
+        purpose="authenticate"
+        showSuccess={false}
+        errorFallback={messages.transactionFailed}
+        onScan={async (scan) => {
+          const answer = await takeStorePalmPayment({ amountText, scan });
+          return { title: messages.transactionSuccessful, detail: answer.message };
+        }}
+        onSuccess={onPaid}
+      />
+      <div className="flex flex-wrap gap-3">
+        <button type="button" className={secondaryButtonClass} onClick={onUseQr}>
+          Show a QR code for {formatInr(amountText)} instead
+        </button>
+        <button type="button" className={secondaryButtonClass} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,645 @@
+import { randomInt } from 'node:crypto';
+
+import { messages } from '@hasta/contracts/messages';
+import { PALM_CONSENT_NOTICE, PALM_ROI_SIZE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
+import type { Hand } from '@hasta/contracts/palm';
+import { createIdentity, renderSample } from '@hasta/palm/synthetic';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+
+import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, registerAccount, signIn, test } from './support/accounts';
+import type { Account } from './support/accounts';
+import { openTab } from './support/admin';
+import { axeViolations } from './support/axe';
+import { launchWithPalmCamera } from './support/camera';
+import { createMerchant } from './support/merchant';
+import { adminSession, apiSession, giveValue, inr } from './support/wallet';
+
+/**
+ * Palm registration and palm payments in the browser, through Chromium's fake camera playing a film of a
+ * synthetic palm (support/palm-video.ts): the page finds the palm in its guide box, cuts the frames and the
+ * server registers or recognises it. Every test draws its own population seed, so its palms are nobody
+ * else's in the shared database.
+ */
+
+/** A camera scan: the camera starts, three good looks are taken, and the server answers. */
+const SCAN_TIMEOUT_MS = 30_000;
+
+const newSeed = (): number => randomInt(1, 2 ** 31);
+
+/** A palm of the synthetic population: (seed, identity). */
+interface Palm {
+  seed: number;
+  identity: number;
+}
+
+/** Frames of `palm` as a camera would send them (distinct captures), for set-up through the API. */
+function palmFrames(palm: Palm): string[] {
+  const identity = createIdentity(palm.seed, palm.identity);
+  return Array.from({ length: PALM_SCAN_FRAMES }, (_, sample) =>
+    Buffer.from(renderSample(identity, 100 + sample, 'medium', PALM_ROI_SIZE)).toString('base64'),
+  );
+}
+
+/** Registers `hand` of the session's user with `palm` through the API (the person agreed to the notice). */
+async function registerByApi(session: APIRequestContext, palm: Palm, hand: Hand): Promise<void> {
+  const response = await session.post('/Palm/register', {
+    data: { which_hand: hand, consent: true, scan: { frames: palmFrames(palm), source: 'camera' } },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+async function balanceOf(session: APIRequestContext, account: Account): Promise<string> {
+  const response = await session.get(`/api/dashboard?userId=${account.user.id}`);
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { user: { balance: string } }).user.balance;
+}
+
+/** A page signed in as `credentials` in a browser context of its own (of a browser with a palm camera). */
+async function signedInPage(
+  browser: Browser,
+  baseURL: string | undefined,
+  credentials: { contact: string; channel: 'email' | 'phone'; password: string },
+): Promise<Page> {
+  const context = await browser.newContext(baseURL === undefined ? {} : { baseURL });
+  const page = await context.newPage();
+  await signIn(page, credentials);
+  return page;
+}
+
+const adminCredentials = { contact: ADMIN_EMAIL, channel: 'email', password: ADMIN_PASSWORD } as const;
+
+const main = (page: Page) => page.getByRole('main');
+
+/** The §2.12 state block: status text and progress. */
+async function expectRegistrationState(page: Page, status: string, progress: 0 | 50 | 100): Promise<void> {
+  await expect(main(page).getByText(status, { exact: true })).toBeVisible();
+  await expect(page.getByTestId('palm-progress')).toHaveText(`${progress}%`);
+  await expect(page.getByRole('progressbar', { name: 'Registration progress' })).toHaveAttribute(
+    'aria-valuenow',
+    String(progress),
+  );
+}
+
+/** Chooses a hand, agrees to the notice and lets the camera scan; returns when the success panel shows. */
+async function registerWithCamera(page: Page, hand: Hand): Promise<void> {
+  const title = hand === 'left' ? 'Left' : 'Right';
+  await page.getByRole('button', { name: `Register ${title} Hand` }).click();
+  await expect(
+    page.getByRole('heading', { name: `Registering your ${hand.toUpperCase()} hand` }),
+  ).toBeVisible();
+  await expect(page.getByText(`Place your ${hand} hand on the scanner`)).toBeVisible();
+  await agreeAndScan(page, hand);
+}
+
+async function agreeAndScan(page: Page, hand: Hand): Promise<void> {
+  await expect(page.getByText(PALM_CONSENT_NOTICE)).toBeVisible();
+  // No scanner until the person agrees.
+  await expect(page.getByText(messages.palmConsentRequired)).toBeVisible();
+  await expect(page.getByLabel('Camera preview with the palm guide box')).toHaveCount(0);
+  await page.getByRole('checkbox', { name: 'I agree' }).check();
+  await expect(page.getByLabel('Camera preview with the palm guide box')).toBeVisible();
+  await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
+  await expect(
+    page.getByText(`${hand === 'left' ? 'Left' : 'Right'} hand has been registered successfully.`),
+  ).toBeVisible();
+}
+
+test.describe('Palm registration through the camera (/palm-register)', () => {
+  test('a user registers the left then the right hand: status texts, progress 0/50/100 %, the consent notice, redirects', async ({
+    playwright,
+    baseURL,
+    account,
+  }) => {
+    test.setTimeout(150_000);
+    const seed = newSeed();
+
+    const left = await launchWithPalmCamera(playwright, { seed, identity: 0 }, 'left-palm');
+    try {
+      const page = await signedInPage(left, baseURL, account);
+      await page.goto('/user-dashboard');
+      await expect(page.getByRole('link', { name: 'Register Palm' })).toBeVisible();
+      await page.getByRole('link', { name: 'Register Palm' }).click();
+      await expect(page).toHaveURL('/palm-register');
+      await expect(page.getByRole('heading', { level: 1, name: 'Palm Registration' })).toBeVisible();
+      await expectRegistrationState(page, 'Choose which hand(s) you want to register', 0);
+      await expect(page.getByRole('button', { name: 'Register Left Hand' })).toBeEnabled();
+      await expect(page.getByRole('button', { name: 'Register Right Hand' })).toBeEnabled();
+      await expect(page.getByRole('link', { name: /^Continue to/ })).toHaveCount(0);
+      expect(await axeViolations(page), '/palm-register, choosing').toEqual([]);
+
+      // Cancel leaves the scan step; choosing again shows the notice, not yet agreed to.
+      await page.getByRole('button', { name: 'Register Left Hand' }).click();
+      expect(await axeViolations(page), '/palm-register, consent notice').toEqual([]);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page.getByRole('button', { name: 'Register Left Hand' })).toBeVisible();
+
+      await registerWithCamera(page, 'left');
+      await expect(page.getByText('Redirecting to dashboard...')).toBeVisible();
+      await expectRegistrationState(
+        page,
+        'Left hand registered ✓ - You can register right hand or continue',
+        50,
+      );
+      expect(await axeViolations(page), '/palm-register, registered').toEqual([]);
+      // After 5 s: the dashboard, which now says REGISTERED and lists the registration.
+      await expect(page).toHaveURL('/user-dashboard', { timeout: 10_000 });
+      await expect(page.getByRole('link', { name: 'REGISTERED' })).toBeVisible();
+      await expect(page.getByText('Palm Registered').first()).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Profile' })).not.toContainText('N/A');
+
+      // The same palm, shown for another account, is refused: the error panel and Try Again.
+      const otherRequest = await playwright.request.newContext(baseURL === undefined ? {} : { baseURL });
+      const other = await registerAccount(otherRequest);
+      await otherRequest.dispose();
+      const otherPage = await signedInPage(left, baseURL, other);
+      await otherPage.goto('/palm-register');
+      await otherPage.getByRole('button', { name: 'Register Left Hand' }).click();
+      await otherPage.getByRole('checkbox', { name: 'I agree' }).check();
+      const failed = otherPage.getByRole('region', { name: 'Registration failed' });
+      await expect(failed.getByRole('alert')).toHaveText(messages.palmAlreadyEnrolled, {
+        timeout: SCAN_TIMEOUT_MS,
+      });
+      expect(await axeViolations(otherPage), '/palm-register, error panel').toEqual([]);
+      await failed.getByRole('button', { name: 'Try Again' }).click();
+      await expect(otherPage.getByRole('heading', { name: 'Registering your LEFT hand' })).toBeVisible();
+      await expect(otherPage.getByLabel('Camera preview with the palm guide box')).toBeVisible();
+      await expect(failed.getByRole('alert')).toHaveText(messages.palmAlreadyEnrolled, {
+        timeout: SCAN_TIMEOUT_MS,
+      });
+      await expectRegistrationState(otherPage, 'Choose which hand(s) you want to register', 0);
+      await otherPage.context().close();
+    } finally {
+      await left.close();
+    }
+
+    const right = await launchWithPalmCamera(playwright, { seed, identity: 1 }, 'right-palm');
+    try {
+      const page = await signedInPage(right, baseURL, account);
+      await page.goto('/palm-register');
+      await expectRegistrationState(
+        page,
+        'Left hand registered ✓ - You can register right hand or continue',
+        50,
+      );
+      await expect(page.getByRole('button', { name: 'Left Hand ✓ Registered' })).toBeDisabled();
+      await expect(page.getByRole('link', { name: 'Continue to Dashboard' })).toHaveAttribute(
+        'href',
+        '/user-dashboard',
+      );
+      await registerWithCamera(page, 'right');
+      await expectRegistrationState(page, 'Both hands registered ✓', 100);
+
+      await page.goto('/palm-register');
+      await expectRegistrationState(page, 'Both hands registered ✓', 100);
+      const already = page.getByRole('button', { name: 'Already Registered' });
+      await expect(already).toHaveCount(2);
+      await expect(already.first()).toBeDisabled();
+      await expect(already.last()).toBeDisabled();
+      await expect(page.getByText('Both hands are already registered.')).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Return to Dashboard' })).toBeVisible();
+      expect(await axeViolations(page), '/palm-register, both hands').toEqual([]);
+    } finally {
+      await right.close();
+    }
+
+    // The same palm cannot be registered to a second account.
+    const session = await apiSession(playwright, baseURL, account);
+    const state = await session.post('/Palm/user/palm-registration-state', { data: {} });
+    expect(await state.json()).toEqual({ left_hand_registered: true, right_hand_registered: true });
+    await session.dispose();
+  });
+
+  test('an admin registers a user’s palm from the Users tab (admin mode), and Go Back returns to /admin', async ({
+    playwright,
+    baseURL,
+    account,
+  }) => {
+    test.setTimeout(120_000);
+    const seed = newSeed();
+    const camera = await launchWithPalmCamera(playwright, { seed, identity: 0 }, 'admin-left-palm');
+    try {
+      const page = await signedInPage(camera, baseURL, adminCredentials);
+      await page.goto('/admin');
+      const users = await openTab(page, 'Users');
+      await users.getByLabel('Search users').fill(account.contact);
+      await users.getByRole('button', { name: 'Search', exact: true }).click();
+      const row = users.getByRole('row').filter({ hasText: account.contact });
+      await expect(row.getByRole('cell').nth(5)).toHaveText('NO');
+      await row.getByRole('link', { name: /^Register Left Palm/ }).click();
+
+      await expect(page).toHaveURL(
+        `/palm-register?${new URLSearchParams({
+          user_id: account.user.id,
+          user_email: account.contact,
+          admin_mode: 'true',
+          hand: 'left',
+        })}`,
+      );
+      await expect(page.getByText(`Admin mode: registering a palm for ${account.contact}.`)).toBeVisible();
+      await expectRegistrationState(page, 'Choose which hand(s) you want to register', 0);
+      // The link chose the hand: the scan step is open at once.
+      await expect(page.getByRole('heading', { name: 'Registering your LEFT hand' })).toBeVisible();
+      expect(await axeViolations(page), '/palm-register in admin mode').toEqual([]);
+      await agreeAndScan(page, 'left');
+      await expect(page.getByText('Redirecting to admin dashboard...')).toBeVisible();
+      await expectRegistrationState(
+        page,
+        'Left hand registered ✓ - You can register right hand or continue',
+        50,
+      );
+      await expect(page.getByRole('link', { name: 'Continue to Admin' })).toHaveAttribute('href', '/admin');
+      await expect(page).toHaveURL('/admin', { timeout: 10_000 });
+
+      // The user's row now says YES for the left palm and offers only the right hand.
+      const again = await openTab(page, 'Users');
+      await again.getByLabel('Search users').fill(account.contact);
+      await again.getByRole('button', { name: 'Search', exact: true }).click();
+      const updated = again.getByRole('row').filter({ hasText: account.contact });
+      await expect(updated.getByRole('cell').nth(5)).toHaveText('YES');
+      await expect(updated.getByRole('cell').nth(6)).toHaveText('NO');
+      await expect(updated.getByRole('link', { name: /^Register Left Palm/ })).toHaveCount(0);
+      await updated.getByRole('link', { name: /^Register Right Palm/ }).click();
+      await expect(page.getByRole('heading', { name: 'Registering your RIGHT hand' })).toBeVisible();
+      await page.getByRole('button', { name: 'Go Back' }).click();
+      await expect(page).toHaveURL('/admin');
+    } finally {
+      await camera.close();
+    }
+
+    // The user sees their own registration.
+    const session = await apiSession(playwright, baseURL, account);
+    const state = await session.post('/Palm/user/palm-registration-state', { data: {} });
+    expect(await state.json()).toEqual({ left_hand_registered: true, right_hand_registered: false });
+    await session.dispose();
+  });
+
+  test('the scanner guides the hand: the guide box, no palm in the box, too dark; nothing is captured', async ({
+    playwright,
+    baseURL,
+    account,
+  }) => {
+    test.setTimeout(90_000);
+    const seed = newSeed();
+    const films = [
+      {
+        name: 'empty-box',
+        options: { seed, identity: 0, show_palm: false },
+        feedback: 'No palm in the box: hold your palm flat inside the box.',
+      },
+      {
+        name: 'dark-palm',
+        options: { seed, identity: 0, light_gain: 0.2 },
+        feedback: 'Too dark: move to better light.',
+      },
+    ];
+    for (const film of films) {
+      await test.step(film.name, async () => {
+        const camera = await launchWithPalmCamera(playwright, film.options, film.name);
+        try {
+          const page = await signedInPage(camera, baseURL, account);
+          await page.goto('/palm-register');
+          await page.getByRole('button', { name: 'Register Left Hand' }).click();
+          await page.getByRole('checkbox', { name: 'I agree' }).check();
+          await expect(page.getByTestId('palm-feedback')).toHaveText(film.feedback, { timeout: 15_000 });
+
+          // The guide box: the centred square of 0.6 of the 480-pixel side of the 640 × 480 frame.
+          const video = await page.getByLabel('Camera preview with the palm guide box').boundingBox();
+          const box = await page.getByTestId('palm-guide-box').boundingBox();
+          expect(video).not.toBeNull();
+          expect(box).not.toBeNull();
+          expect((box!.x - video!.x) / video!.width).toBeCloseTo(176 / 640, 2);
+          expect((box!.y - video!.y) / video!.height).toBeCloseTo(96 / 480, 2);
+          expect(box!.width / video!.width).toBeCloseTo(288 / 640, 2);
+          expect(box!.height / video!.height).toBeCloseTo(288 / 480, 2);
+
+          // Nothing is captured while the box shows no usable palm.
+          await page.waitForTimeout(2_000);
+          await expect(page.getByTestId('palm-feedback')).toHaveText(film.feedback);
+          await expect(page.getByText(`Captured 0 of ${PALM_SCAN_FRAMES}`)).toBeVisible();
+          await expect(page.getByRole('progressbar', { name: /^Captured/ })).toHaveAttribute(
+            'aria-valuenow',
+            '0',
+          );
+          await expect(page.getByText('Registration Complete!')).toHaveCount(0);
+        } finally {
+          await camera.close();
+        }
+      });
+    }
+  });
+
+  test('logged out, the page asks for a login; without a camera it says so, and the demo palm registers after 2 s', async ({
+    page,
+    account,
+  }) => {
+    test.setTimeout(60_000);
+    await page.goto('/palm-register');
+    await expect(main(page).getByRole('alert')).toContainText(messages.userNotFoundLogin);
+    await expect(main(page).getByRole('link', { name: 'Login' })).toHaveAttribute(
+      'href',
+      '/login?next=%2Fpalm-register',
+    );
+
+    // This browser has no camera: the scanner says so and offers the demo (the test server allows it).
+    await signIn(page, account);
+    await page.goto('/palm-register');
+    await page.getByRole('button', { name: 'Register Right Hand' }).click();
+    await page.getByRole('checkbox', { name: 'I agree' }).check();
+    await expect(main(page).getByRole('alert')).toHaveText(messages.cameraUnavailable);
+    await expect(page.getByRole('button', { name: 'Try the camera again' })).toBeVisible();
+    const demo = page.getByRole('region', { name: /Demo mode/ });
+    await expect(demo).toContainText('not a real palm');
+    expect(await axeViolations(page), '/palm-register without a camera').toEqual([]);
+    await demo.getByRole('button', { name: 'Use the demo palm (right hand)' }).click();
+    await expect(page.getByText('Demo scan: using the demo palm of this device...')).toBeVisible();
+    await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('Right hand has been registered successfully.')).toBeVisible();
+    await expectRegistrationState(
+      page,
+      'Right hand registered ✓ - You can register left hand or continue',
+      50,
+    );
+    // The demo seed is the only thing kept on the device.
+    const stored = await page.evaluate(() => Object.keys(window.localStorage).sort());
+    expect(stored).toEqual(['palmDemoSeed', 'user']);
+  });
+});
+
+test.describe('Palm payments through the camera', () => {
+  test('/receive: the camera identifies the payer, the money moves to the receiver, and the page goes back', async ({
+    browser,
+    playwright,
+    baseURL,
+    account: receiver,
+    phoneAccount: payer,
+  }) => {
+    test.setTimeout(120_000);
+    const seed = newSeed();
+    const payerPalm = { seed, identity: 0 };
+    const payerSession = await apiSession(playwright, baseURL, payer);
+    await registerByApi(payerSession, payerPalm, 'left');
+    const admin = await adminSession(playwright, baseURL);
+    await giveValue(admin, payer.user.id, 100);
+    await admin.dispose();
+
+    const camera = await launchWithPalmCamera(playwright, payerPalm, 'payer-palm');
+    try {
+      const page = await signedInPage(camera, baseURL, receiver);
+      await page.goto('/user-dashboard');
+      await expect(page.getByTestId('balance')).toHaveText(inr(0));
+      await page.getByRole('link', { name: 'Receive Money' }).click();
+      await page.getByLabel('Expected Amount (INR)').fill('25.50');
+      await page.getByRole('button', { name: 'Confirm Receive' }).click();
+      await expect(page.getByRole('heading', { name: 'Palm authentication' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Return' })).toBeVisible();
+      await expect(page.getByText(messages.authenticationSuccessful)).toBeVisible({
+        timeout: SCAN_TIMEOUT_MS,
+      });
+      await expect(page.getByText(messages.canReceiveFunds, { exact: false })).toBeVisible();
+      await expect(
+        page.getByText(`Received ${inr(25.5)} from ${payer.contact}.`, { exact: false }),
+      ).toBeVisible();
+      // Then back one page: the dashboard, with the money.
+      await expect(page).toHaveURL('/user-dashboard', { timeout: 10_000 });
+      await expect(page.getByTestId('balance')).toHaveText(inr(25.5));
+      await expect(page.getByTestId('history-amount').first()).toHaveText(`+${inr(25.5)}`);
+    } finally {
+      await camera.close();
+    }
+    expect(await balanceOf(payerSession, payer)).toBe('74.50');
+    await payerSession.dispose();
+
+    // The payer's history shows the payment and the palm scan that made it.
+    const payerPage = await signedInPage(browser, baseURL, payer);
+    await payerPage.goto('/user-dashboard');
+    await expect(payerPage.getByTestId('balance')).toHaveText(inr(74.5));
+    await expect(payerPage.getByTestId('history-amount').first()).toHaveText(`-${inr(25.5)}`);
+    await expect(payerPage.getByText('Manual Palm Scan (Success)')).toBeVisible();
+    await expect(payerPage.getByText(/^Similarity \d{1,3}\.\d%$/)).toBeVisible();
+    await payerPage.context().close();
+  });
+
+  test('a palm nobody registered is refused with the server’s message and Try Again; no money moves', async ({
+    playwright,
+    baseURL,
+    account: receiver,
+    phoneAccount: payer,
+  }) => {
+    test.setTimeout(120_000);
+    const seed = newSeed();
+    const payerSession = await apiSession(playwright, baseURL, payer);
+    await registerByApi(payerSession, { seed, identity: 0 }, 'left');
+    const admin = await adminSession(playwright, baseURL);
+    await giveValue(admin, payer.user.id, 100);
+    await admin.dispose();
+
+    // Identity 7 of this population was never registered by anyone.
+    const camera = await launchWithPalmCamera(playwright, { seed, identity: 7 }, 'stranger-palm');
+    try {
+      const page = await signedInPage(camera, baseURL, receiver);
+      await page.goto('/receive');
+      await page.getByLabel('Expected Amount (INR)').fill('10');
+      await page.getByRole('button', { name: 'Confirm Receive' }).click();
+      await expect(main(page).getByRole('alert')).toHaveText(messages.palmNotRecognised, {
+        timeout: SCAN_TIMEOUT_MS,
+      });
+      expect(await axeViolations(page), '/receive, palm refused').toEqual([]);
+      // Try Again reopens the camera and scans again.
+      await page.getByRole('button', { name: 'Try Again' }).click();
+      await expect(page.getByLabel('Camera preview with the palm guide box')).toBeVisible();
+      await expect(main(page).getByRole('alert')).toHaveText(messages.palmNotRecognised, {
+        timeout: SCAN_TIMEOUT_MS,
+      });
+      await page.getByRole('button', { name: 'Return' }).click();
+    } finally {
+      await camera.close();
+    }
+    expect(await balanceOf(payerSession, payer)).toBe('100.00');
+    const receiverSession = await apiSession(playwright, baseURL, receiver);
+    expect(await balanceOf(receiverSession, receiver)).toBe('0.00');
+    await receiverSession.dispose();
+    await payerSession.dispose();
+  });
+
+  test('Accept Palm: a merchant takes a payment from the customer’s palm into the store', async ({
+    playwright,
+    baseURL,
+    account: customer,
+  }) => {
+    test.setTimeout(120_000);
+    const seed = newSeed();
+    const palm = { seed, identity: 1 };
+    const customerSession = await apiSession(playwright, baseURL, customer);
+    await registerByApi(customerSession, palm, 'right');
+    const admin = await adminSession(playwright, baseURL);
+    await giveValue(admin, customer.user.id, 100);
+    await admin.dispose();
+    const merchant = await createMerchant(playwright, baseURL, 'Palm Dosa Corner');
+
+    const camera = await launchWithPalmCamera(playwright, palm, 'customer-palm');
+    try {
+      const page = await signedInPage(camera, baseURL, merchant);
+      await page.goto('/store-dashboard');
+      await page.getByRole('tab', { name: 'Accept Palm' }).click();
+      await expect(page.getByText(/Palm acceptance needs the palm scanner/)).toHaveCount(0);
+      await page.getByRole('button', { name: 'Process Payment' }).click();
+      const form = page.getByRole('form', { name: 'Process Transaction' });
+      await form.getByLabel('Amount (INR)').fill('40');
+      await form.getByRole('button', { name: 'Continue to Palm Scan' }).click();
+      await expect(page.getByRole('heading', { name: `Palm scan for ${inr(40)}` })).toBeVisible();
+      await expect(page.getByLabel('Camera preview with the palm guide box')).toBeVisible();
+      expect(await axeViolations(page), 'Accept Palm scanner').toEqual([]);
+      await expect(page.getByText(messages.transactionSuccessful)).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
+      await expect(page.getByText(messages.paymentProcessed)).toBeVisible();
+      await page.getByRole('button', { name: 'Close' }).click();
+      await expect(page.getByRole('button', { name: 'Process Payment' })).toBeVisible();
+      await expect(page.getByTestId('store-balance')).toHaveText(inr(40));
+    } finally {
+      await camera.close();
+    }
+    expect(await balanceOf(customerSession, customer)).toBe('60.00');
+    await customerSession.dispose();
+  });
+
+  test('Consent tab: withdrawing stops palm payments, consent given again, erasing removes the palm data', async ({
+    browser,
+    playwright,
+    baseURL,
+    account: payer,
+    phoneAccount: receiver,
+  }) => {
+    test.setTimeout(150_000);
+    const seed = newSeed();
+    const palm = { seed, identity: 0 };
+    const payerSession = await apiSession(playwright, baseURL, payer);
+    await registerByApi(payerSession, palm, 'left');
+    const admin = await adminSession(playwright, baseURL);
+    await giveValue(admin, payer.user.id, 100);
+    await admin.dispose();
+
+    const payerPage = await signedInPage(browser, baseURL, payer);
+    await payerPage.goto('/user-dashboard');
+    await payerPage.getByRole('tab', { name: 'Consent' }).click();
+    await expect(payerPage.getByTestId('consent-status')).toHaveText('Active & Verified');
+    await expect(payerPage.getByTestId('consent-hash')).toHaveText(/^[0-9a-f]{16}…$/);
+    await expect(payerPage.getByText(/original biometric data is never stored/)).toBeVisible();
+    await expect(payerPage.getByRole('list', { name: 'Registered hands' })).toContainText('Left hand');
+    const record = payerPage.getByRole('list', { name: 'Consent record' });
+    await expect(record.getByRole('listitem')).toHaveCount(2);
+    await expect(record).toContainText('Consent given (left hand)');
+    await expect(record).toContainText('Palm registered (left hand)');
+    expect(await axeViolations(payerPage), 'consent tab, active').toEqual([]);
+
+    // Each event's receipt verifies on /verify.
+    await record
+      .getByRole('listitem')
+      .filter({ hasText: 'Palm registered' })
+      .getByRole('link', { name: /^Verify receipt/ })
+      .click();
+    await expect(payerPage).toHaveURL(/\/verify\?id=/);
+    await expect(payerPage.getByLabel('Receipt (JSON)')).toHaveValue(/"inclusion_proof"/, {
+      timeout: 15_000,
+    });
+    await payerPage.getByRole('button', { name: 'Verify', exact: true }).click();
+    await expect(payerPage.getByRole('status').filter({ hasText: 'Receipt verified' })).toBeVisible();
+    await payerPage.goBack();
+
+    // Withdraw, confirmed.
+    await payerPage.getByRole('tab', { name: 'Consent' }).click();
+    await payerPage.getByRole('button', { name: 'Withdraw consent' }).click();
+    const dialog = payerPage.getByRole('dialog', { name: 'Withdraw consent?' });
+    await expect(dialog).toContainText('Palm payments stop for your account');
+    await dialog.getByRole('button', { name: 'Confirm withdrawal' }).click();
+    await expect(
+      payerPage.getByRole('status').filter({ hasText: messages.palmConsentWithdrawn }),
+    ).toBeVisible();
+    await expect(payerPage.getByTestId('consent-status')).toHaveText('Consent withdrawn');
+    await expect(payerPage.getByRole('button', { name: 'Give consent again' })).toBeVisible();
+    await expect(record).toContainText('Consent withdrawn (left hand)');
+
+    // The payer's palm no longer pays.
+    const camera = await launchWithPalmCamera(playwright, palm, 'withdrawn-palm');
+    try {
+      const page = await signedInPage(camera, baseURL, receiver);
+      await page.goto('/receive');
+      await page.getByLabel('Expected Amount (INR)').fill('10');
+      await page.getByRole('button', { name: 'Confirm Receive' }).click();
+      await expect(main(page).getByRole('alert')).toHaveText(messages.palmNotRecognised, {
+        timeout: SCAN_TIMEOUT_MS,
+      });
+
+      // Consent given again (with the notice), then the palm data erased for good.
+      await payerPage.getByRole('button', { name: 'Give consent again' }).click();
+      const restore = payerPage.getByRole('dialog', { name: 'Give consent again?' });
+      await expect(restore).toContainText(PALM_CONSENT_NOTICE);
+      await restore.getByRole('button', { name: 'I agree: give consent again' }).click();
+      await expect(
+        payerPage.getByRole('status').filter({ hasText: messages.palmConsentRestored }),
+      ).toBeVisible();
+      await expect(payerPage.getByTestId('consent-status')).toHaveText('Active & Verified');
+
+      await payerPage.getByRole('button', { name: 'Erase palm data' }).click();
+      const erase = payerPage.getByRole('dialog', { name: 'Erase palm data?' });
+      await expect(erase).toContainText('This cannot be undone');
+      await erase.getByRole('button', { name: 'Erase permanently' }).click();
+      await expect(payerPage.getByRole('status').filter({ hasText: messages.palmDataErased })).toBeVisible();
+      await expect(payerPage.getByTestId('consent-status')).toHaveText('Palm not registered');
+      await expect(payerPage.getByText('No biometric data found')).toBeVisible();
+      await expect(payerPage.getByText('No hand is registered.')).toBeVisible();
+      await expect(payerPage.getByRole('button', { name: 'Erase palm data' })).toHaveCount(0);
+      await expect(record).toContainText('Palm data erased (left hand)');
+      expect(await axeViolations(payerPage), 'consent tab, erased').toEqual([]);
+
+      // Still refused after the erasure.
+      await page.getByRole('button', { name: 'Try Again' }).click();
+      await expect(main(page).getByRole('alert')).toHaveText(messages.palmNotRecognised, {
+        timeout: SCAN_TIMEOUT_MS,
+      });
+    } finally {
+      await camera.close();
+    }
+    expect(await balanceOf(payerSession, payer)).toBe('100.00');
+    await payerSession.dispose();
+    await payerPage.context().close();
+  });
+
+  test('demo mode on one device: the demo palm registered here pays a receiver signed in here later', async ({
+    page,
+    playwright,
+    baseURL,
+    account: payer,
+    phoneAccount: receiver,
+  }) => {
+    test.setTimeout(90_000);
+    const admin = await adminSession(playwright, baseURL);
+    await giveValue(admin, payer.user.id, 50);
+    await admin.dispose();
+
+    // The payer registers the left demo palm of this device (no camera in this browser).
+    await signIn(page, payer);
+    await page.goto('/palm-register');
+    await page.getByRole('button', { name: 'Register Left Hand' }).click();
+    await page.getByRole('checkbox', { name: 'I agree' }).check();
+    await page.getByRole('button', { name: 'Use the demo palm (left hand)' }).click();
+    await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: 15_000 });
+
+    // The receiver signs in on the same device; the demo offers both demo palms.
+    const login = await page.request.post('/api/auth/login', {
+      data: { phone: receiver.contact, password: receiver.password },
+    });
+    expect(login.status(), await login.text()).toBe(200);
+    const { user } = (await login.json()) as { user: unknown };
+    await page.evaluate((stored) => window.localStorage.setItem('user', JSON.stringify(stored)), user);
+    await page.goto('/receive');
+    await page.getByLabel('Expected Amount (INR)').fill('5');
+    await page.getByRole('button', { name: 'Confirm Receive' }).click();
+    await expect(page.getByRole('button', { name: 'Demo right palm' })).toBeVisible();
+    await page.getByRole('button', { name: 'Demo left palm' }).click();
+    await expect(page.getByText(messages.authenticationSuccessful)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(`Received ${inr(5)} from ${payer.contact}.`, { exact: false })).toBeVisible();
+
+    const payerSession = await apiSession(playwright, baseURL, payer);
+    expect(await balanceOf(payerSession, payer)).toBe('45.00');
+    await payerSession.dispose();
+  });
+});
