@@ -461,7 +461,7 @@ test.describe('Palm payments through the camera', () => {
     await payerSession.dispose();
   });
 
-  test('Accept Palm: a merchant takes a payment from the customer’s palm into the store', async ({
+  test('Accept Palm: a merchant approved from a vendor registration takes a payment from the customer’s palm into the store and withdraws it', async ({
     playwright,
     baseURL,
     account: customer,
@@ -494,6 +494,21 @@ test.describe('Palm payments through the camera', () => {
       await page.getByRole('button', { name: 'Close' }).click();
       await expect(page.getByRole('button', { name: 'Process Payment' })).toBeVisible();
       await expect(page.getByTestId('store-balance')).toHaveText(inr(40));
+
+      // The palm payment is the store's to withdraw: to a saved bank account, held until an admin settles it.
+      await page.getByRole('tab', { name: 'Withdraw' }).click();
+      const bankForm = page.getByRole('form', { name: 'Add a bank account' });
+      await bankForm.getByLabel('Account holder name').fill('Dosa Corner Owner');
+      await bankForm.getByLabel('Account number').fill('123456789012');
+      await bankForm.getByLabel('IFSC').fill('HDFC0001234');
+      await bankForm.getByRole('button', { name: 'Save bank account' }).click();
+      await expect(page.getByText(messages.bankAccountSaved)).toBeVisible();
+      const withdrawForm = page.getByRole('form', { name: 'Withdraw to your bank' });
+      await expect(withdrawForm).toContainText(`Available to withdraw: ${inr(40)}`);
+      await withdrawForm.getByLabel('Withdrawal amount (INR)').fill('40');
+      await withdrawForm.getByRole('button', { name: 'Withdraw' }).click();
+      await expect(page.getByRole('listitem', { name: `Withdrawal ${inr(40)} pending` })).toBeVisible();
+      await expect(withdrawForm).toContainText(`Available to withdraw: ${inr(0)}`);
     } finally {
       await camera.close();
     }
