@@ -230,7 +230,7 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     }
   });
 
-  test('a merchant’s own login lands on the dashboard, and another merchant sees only their own store', async ({
+  test('a merchant’s own login lands on the dashboard, the navigation says Store Page, and another merchant sees only their own store', async ({
     page,
     playwright,
     baseURL,
@@ -246,6 +246,10 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     await loginWithPassword(page, rival, rival.password);
     await expect(page).toHaveURL('/store-dashboard');
     await expect(page.getByText('Welcome, Vada Stall')).toBeVisible();
+    // The navigation bar takes a store's owner back to the store, not to a user's wallet.
+    const home = page.getByRole('banner').getByRole('link', { name: 'Store Page' });
+    await expect(home).toHaveAttribute('href', '/store-dashboard');
+    await expect(page.getByRole('banner').getByRole('link', { name: 'User Page' })).toHaveCount(0);
     await expect(figure(page, 'store-qr-codes')).toHaveText('0');
     await page.getByRole('tab', { name: 'Generate QR' }).click();
     await expect(page.getByText('No QR codes yet. Generate one above.')).toBeVisible();

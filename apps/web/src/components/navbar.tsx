@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation } from 'react-router';
 
-import { isAdmin, useStoredUser } from '../lib/auth-storage';
+import { isAdmin, isMerchant, useStoredUser } from '../lib/auth-storage';
 import { currentLanguage, setLanguage } from '../lib/i18n';
 import { LANGUAGES, isLanguage } from '../lib/i18n-resources';
 import { Logo } from './logo';
@@ -45,7 +45,7 @@ function NavList({
   );
 }
 
-/** Launch App when logged out; User Page or Admin Page plus Logout when logged in (spec §2.2). */
+/** Launch App when logged out; User Page, Store Page or Admin Page plus Logout when logged in (spec §2.2). */
 function AuthActions({ onNavigate, stacked }: { onNavigate?: () => void; stacked: boolean }) {
   const { t } = useTranslation();
   const user = useStoredUser();
@@ -61,11 +61,16 @@ function AuthActions({ onNavigate, stacked }: { onNavigate?: () => void; stacked
       </div>
     );
   }
-  const admin = isAdmin(user);
+  // A store's owner goes to the store dashboard; an admin to the admin dashboard.
+  const [to, label] = isAdmin(user)
+    ? ['/admin', t('nav.adminPage')]
+    : isMerchant(user)
+      ? ['/store-dashboard', t('nav.storePage')]
+      : ['/user-dashboard', t('nav.userPage')];
   return (
     <div className={layout}>
-      <Link to={admin ? '/admin' : '/user-dashboard'} className={primaryButtonClass} onClick={onNavigate}>
-        {admin ? t('nav.adminPage') : t('nav.userPage')}
+      <Link to={to} className={primaryButtonClass} onClick={onNavigate}>
+        {label}
       </Link>
       <button
         type="button"

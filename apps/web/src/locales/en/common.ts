@@ -26,6 +26,7 @@ export const common = {
     launchApp: 'Launch App',
     adminPage: 'Admin Page',
     userPage: 'User Page',
+    storePage: 'Store Page',
     logout: 'Logout',
   },
   footer: {

@@ -26,6 +26,7 @@ export const common: typeof english = {
     launchApp: 'ऐप खोलें',
     adminPage: 'एडमिन पेज',
     userPage: 'यूज़र पेज',
+    storePage: 'स्टोर पेज',
     logout: 'लॉग आउट',
   },
   footer: {
