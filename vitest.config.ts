@@ -9,6 +9,7 @@ export default defineConfig({
           include: [
             'packages/*/src/**/*.test.ts',
             'apps/web/src/**/*.test.{ts,tsx}',
+            'apps/web/build/**/*.test.ts',
             'scripts/**/*.test.ts',
             'bench/**/*.test.ts',
           ],

@@ -2,6 +2,8 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+import { precompress } from './build/precompress';
+
 /** The Fastify server in development; it owns `/api`, `/Palm` and the dev-only `/dev/outbox` page. */
 const SERVER_ORIGIN = 'http://localhost:3000';
 
@@ -13,7 +15,7 @@ const proxy = {
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

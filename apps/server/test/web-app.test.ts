@@ -1,8 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './support/test-app';
+
+const CHUNK = `export const rows = [${Array.from({ length: 400 }, (_, i) => `'row ${i}'`).join(', ')}];`;
 
 function fakeBuild(): string {
   const dir = mkdtempSync(join(tmpdir(), 'hasta-web-'));
@@ -10,6 +13,11 @@ function fakeBuild(): string {
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Hasta</title><div id="root"></div>');
   writeFileSync(join(dir, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // A chunk as the build leaves it: the file with its brotli and gzip forms beside it.
+  const chunk = join(dir, 'assets', 'page-4d5e6f.js');
+  writeFileSync(chunk, CHUNK);
+  writeFileSync(`${chunk}.br`, brotliCompressSync(CHUNK));
+  writeFileSync(`${chunk}.gz`, gzipSync(CHUNK));
   return dir;
 }
 
@@ -39,6 +47,21 @@ describe('serving the web app', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('console.log("app")');
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the brotli or gzip form the browser accepts, else the file as it is', async () => {
+    const url = '/assets/page-4d5e6f.js';
+    const br = await test.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary).toLowerCase()).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(CHUNK);
+    expect(br.rawPayload.length).toBeLessThan(CHUNK.length / 3);
+    const gz = await test.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(CHUNK);
+    const plain = await test.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(CHUNK);
   });
 
   it('answers a missing file or API path with 404, not the page', async () => {

@@ -9,7 +9,8 @@ import { AppError } from '../lib/app-error';
 export const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
 /**
- * Serves the built web app on the API's port: hashed assets cached for a year, index.html never cached, and
+ * Serves the built web app on the API's port, brotli or gzip as the browser accepts (compressed at build
+ * time): hashed assets cached for a year, index.html never cached, and
  * every other GET for a page answered with index.html so client routes work on reload. Unknown API paths and
  * (in production) /dev/* answer a JSON 404.
  */
@@ -21,6 +22,8 @@ export async function registerWebApp(app: FastifyInstance, env: Env): Promise<vo
       root,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text file (apps/web/build/precompress.ts).
+      preCompressed: true,
       setHeaders: (reply, path) => {
         reply.header(
           'cache-control',
