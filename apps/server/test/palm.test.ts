@@ -187,6 +187,44 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     expect(await balanceOf(receiver.token)).toBe('250.50');
   });
 
+  it('slows down a receiver whose scans keep recognising nobody: 5 in 15 minutes, 20 in a day', async () => {
+    const payer = await registerUser(test.app, test.database);
+    const receiver = await registerUser(test.app, test.database);
+    await register(payer.token, 'left', scanOf(14, [0, 1, 2]));
+    await give(payer.user.id, 100);
+    const attempt = (identity: number) =>
+      post('/Palm/authenticate', receiver.token, { amount: 1, scan: scanOf(identity, [50, 51, 52]) });
+    for (let i = 0; i < 5; i++)
+      expect((await attempt(100 + i)).json().message).toBe(messages.palmNotRecognised);
+    const limited = await attempt(14);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toBe(messages.palmTooManyFailures);
+    expect(await balanceOf(payer.token)).toBe('100.00');
+    // Another receiver is not affected.
+    const other = await registerUser(test.app, test.database);
+    expect(
+      (await post('/Palm/authenticate', other.token, { amount: 1, scan: scanOf(14, [53, 54, 55]) }))
+        .statusCode,
+    ).toBe(200);
+    // After 15 minutes the receiver may try again, until 20 failures in a day.
+    const age = (ms: number) =>
+      test.database.db
+        .updateTable('palm_scan_failures')
+        .set({ created_at: new Date(Date.now() - ms) })
+        .where('receiver_user_id', '=', receiver.user.id)
+        .execute();
+    await age(16 * 60_000);
+    expect((await attempt(14)).statusCode).toBe(200);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 5; i++) await attempt(200 + round * 5 + i);
+      await age(16 * 60_000);
+    }
+    // 20 failures today, none in the last 15 minutes: the daily limit holds even the rightful payer.
+    const daily = await attempt(14);
+    expect(daily.statusCode).toBe(429);
+    expect(daily.json().message).toBe(messages.palmTooManyFailures);
+  });
+
   it('takes a palm payment into the signed-in merchant’s store, and only for a merchant', async () => {
     const merchant = await approvedMerchant(test.app, test.database, adminToken, 'Palm Mart');
     const customer = await registerUser(test.app, test.database);

@@ -157,6 +157,8 @@ export const messages = {
     'The palm was not clear enough. Hold your palm flat inside the box, in good light, and try again.',
   palmScansDisagree:
     'The scans did not agree with each other. Hold your palm still inside the box and try again.',
+  palmTooManyFailures:
+    'Too many palm scans were not recognised here. Please wait a while, or pay by phone/email with an OTP instead.',
   palmNotRecognised: 'This palm was not recognised. Try again, or pay by phone/email instead.',
   palmSelfPayment: 'You cannot pay yourself with your own palm.',
   palmPaymentTooLarge:

@@ -276,6 +276,12 @@ export interface PalmEventsTable {
   created_at: Generated<Date>;
 }
 
+export interface PalmScanFailuresTable {
+  id: Generated<string>;
+  receiver_user_id: string;
+  created_at: Generated<Date>;
+}
+
 export interface PalmSettingsTable {
   id: number;
   template_key: string;
@@ -286,6 +292,7 @@ export interface Schema {
   palm_consents: PalmConsentsTable;
   palm_events: PalmEventsTable;
   palm_settings: PalmSettingsTable;
+  palm_scan_failures: PalmScanFailuresTable;
   tlog_outbox: TlogOutboxTable;
   tlog_entries: TlogEntriesTable;
   tlog_nodes: TlogNodesTable;
