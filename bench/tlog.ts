@@ -4,7 +4,9 @@
  * - appends per second into the in-memory subtree store (leaf hash plus every completed subtree stored);
  * - inclusion and consistency proofs at the full size: generation and verification, µs per proof;
  * - a whole receipt's verification (checkpoint signature, entry, inclusion proof);
- * - a full audit: recompute the root from all entries and compare it to the signed checkpoint.
+ * - a full audit: recompute the root from all entries and compare it to the signed checkpoint;
+ * - anchoring (tlog-anchor.ts): gas per anchor and per entry at 1,000-entry batches, and the calldata, on
+ *   Hardhat's in-process EVM, beside a bare transfer's gas.
  * Baseline: raw SHA-256 (noble) of the same bytes — the entries themselves for appends and the audit, one
  * 65-byte node input per proof element for the verifiers — printed beside each figure as a ratio.
  * node:crypto's SHA-256 of the entries is shown for reference (the browser has no synchronous equivalent).
@@ -20,6 +22,7 @@ import { nodeTreeHasher } from '../packages/tlog/src/sha256-node';
 import { generateNoteKeys } from '../packages/tlog/src/note';
 import { createReceipt, verifyReceipt } from '../packages/tlog/src/receipt';
 import { verifyConsistency, verifyInclusion } from '../packages/tlog/src/verify';
+import { anchoringTable, measureAnchoring } from './tlog-anchor';
 
 const ENTRIES = Number(process.env.BENCH_TLOG_ENTRIES ?? 1_000_000);
 const PROOFS = Number(process.env.BENCH_TLOG_PROOFS ?? 10_000);
@@ -195,6 +198,10 @@ function audit(hasher = nobleTreeHasher): Timing {
 const auditNoble = audit();
 const auditNode = audit(nodeTreeHasher);
 
+// Anchoring, with the roots of this log at 1,000, 2,000, … entries.
+const anchoring = await measureAnchoring((size) => log.root(Math.min(size, ENTRIES)));
+if (!anchoring.recorded) failures++;
+
 /**
  * One figure: wall-clock and CPU-time values, and its cost as a multiple of the raw SHA-256 of the same
  * bytes (CPU time against CPU time, so other load on the machine cancels out).
@@ -275,8 +282,10 @@ console.log(
       'the entries (node:crypto)',
       '≤ 10 s',
     ),
+    ...anchoringTable(anchoring),
+    '',
     `load average at the end: ${load()}`,
-    failures === 0 ? 'every proof, receipt and audit verified' : `${failures} VERIFICATIONS FAILED`,
+    failures === 0 ? 'every proof, receipt, audit and anchor verified' : `${failures} VERIFICATIONS FAILED`,
   ].join('\n'),
 );
 if (failures > 0) process.exitCode = 1;

@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AnchorWorker } from './anchor/anchor-worker';
+import { createAnchorWorker } from './anchor/anchoring';
 import type { Database } from './db/database';
 import type { Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
@@ -35,6 +37,8 @@ declare module 'fastify' {
     transferBatcher: TransferBatcher;
     /** The verifiable log of payments and consent (decision 009). */
     transparencyLog: TransparencyLog;
+    /** Anchors the log's checkpoints on an EVM chain and monitors them (decision 015); null for ANCHOR=none. */
+    anchorWorker: AnchorWorker | null;
     /** The palm engine and its in-memory gallery (decision 014). */
     palm: PalmService;
   }
@@ -87,11 +91,22 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }),
   );
 
-  const transparencyLog = new TransparencyLog(deps.database.db, await loadLogKeys(deps.database.db, env));
+  const transparencyLog = new TransparencyLog(deps.database.db, await loadLogKeys(deps.database.db, env), {
+    anchoring: env.ANCHOR,
+  });
   await transparencyLog.init();
   app.decorate('transparencyLog', transparencyLog);
   if (env.LOG_SEQUENCE_INTERVAL_MS > 0) transparencyLog.start(env.LOG_SEQUENCE_INTERVAL_MS);
   app.addHook('onClose', () => transparencyLog.stop());
+  const anchorWorker = await createAnchorWorker({
+    env,
+    db: deps.database.db,
+    origin: transparencyLog.keys.origin,
+    logger: app.log,
+  });
+  app.decorate('anchorWorker', anchorWorker);
+  if (anchorWorker && env.ANCHOR_CHECK_INTERVAL_MS > 0) anchorWorker.start(env.ANCHOR_CHECK_INTERVAL_MS);
+  app.addHook('onClose', async () => anchorWorker?.stop());
 
   const palm = new PalmService(deps.database.db, await loadPalmKeys(deps.database.db, env), {
     demoMode: env.PALM_DEMO_MODE ?? env.NODE_ENV !== 'production',

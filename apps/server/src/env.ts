@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { ANCHOR_CHAIN_NAMES } from './anchor/chains';
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false'])
@@ -65,6 +66,29 @@ export const envSchema = z
       .transform((value) => (value === undefined ? undefined : value === 'true')),
     /** Largest palm payment in paise (no OTP: the palm is the factor). Default ₹5,000. */
     PALM_MAX_PAYMENT_PAISE: z.coerce.number().int().min(1).max(20_000_000).default(500_000),
+    // Anchoring the log on an EVM chain (decision 015). `none` (the default): receipts say they are not
+    // anchored. `evm`: the registry at ANCHOR_CONTRACT on ANCHOR_CHAIN, written with ANCHOR_PRIVATE_KEY.
+    ANCHOR: z.enum(['none', 'evm'], { error: 'must be none or evm' }).default('none'),
+    /** Default: polygon in production, the polygonAmoy testnet elsewhere. */
+    ANCHOR_CHAIN: z
+      .enum(ANCHOR_CHAIN_NAMES, { error: `must be one of ${ANCHOR_CHAIN_NAMES.join(', ')}` })
+      .optional(),
+    /** JSON-RPC endpoint; outside production the chain's public endpoint when unset. */
+    ANCHOR_RPC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// JSON-RPC URL' }).optional(),
+    ANCHOR_PRIVATE_KEY: optionalText.refine(
+      (value) => value === undefined || /^0x[0-9a-fA-F]{64}$/.test(value),
+      'must be 0x and 64 hex digits (the registry owner’s key)',
+    ),
+    ANCHOR_CONTRACT: optionalText.refine(
+      (value) => value === undefined || /^0x[0-9a-fA-F]{40}$/.test(value),
+      'must be the registry’s 0x address (40 hex digits)',
+    ),
+    /** Anchor the latest checkpoint at most this long after the previous anchor. Default 10 minutes. */
+    ANCHOR_INTERVAL_MS: z.coerce.number().int().min(10_000).max(86_400_000).default(600_000),
+    /** …or earlier, once this many entries arrived since it. */
+    ANCHOR_MAX_ENTRIES: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
+    /** How often the worker looks at new checkpoints (monitor) and whether an anchor is due; 0: no rounds. */
+    ANCHOR_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   })
   .superRefine((env, ctx) => {
     if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
@@ -90,11 +114,28 @@ export const envSchema = z
     if (env.NODE_ENV === 'production' && env.PALM_DEMO_MODE === true) {
       ctx.addIssue({ code: 'custom', path: ['PALM_DEMO_MODE'], message: 'cannot be on in production' });
     }
+    if (env.ANCHOR === 'evm') {
+      for (const key of ['ANCHOR_PRIVATE_KEY', 'ANCHOR_CONTRACT'] as const) {
+        if (env[key] === undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when ANCHOR=evm' });
+      }
+      if (env.NODE_ENV === 'production' && env.ANCHOR_RPC_URL === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ANCHOR_RPC_URL'],
+          message: 'is required in production when ANCHOR=evm (a public endpoint is not for production)',
+        });
+      }
+    }
     if (env.NODE_ENV === 'production' && env.SMS_GATEWAY_URL === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SMS_GATEWAY_URL'], message: 'is required in production' });
     }
   })
-  .transform((env) => ({ ...env, COOKIE_SECRET: env.COOKIE_SECRET ?? randomBytes(32).toString('hex') }));
+  .transform((env) => ({
+    ...env,
+    COOKIE_SECRET: env.COOKIE_SECRET ?? randomBytes(32).toString('hex'),
+    ANCHOR_CHAIN: env.ANCHOR_CHAIN ?? (env.NODE_ENV === 'production' ? 'polygon' : 'polygonAmoy'),
+  }));
 
 export type Env = z.infer<typeof envSchema>;
 

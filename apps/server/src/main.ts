@@ -47,6 +47,11 @@ const lines = [
   `  messages: email -> ${messenger.describe().email}, sms -> ${messenger.describe().sms}` +
     (env.NODE_ENV === 'production' ? '' : ` (outbox: ${url}/dev/outbox)`),
   `  API docs: ${url}/api/docs`,
+  `  log anchoring: ${
+    env.ANCHOR === 'evm'
+      ? `${env.ANCHOR_CHAIN}, registry ${env.ANCHOR_CONTRACT}`
+      : 'none (ANCHOR=none: receipts say they are not anchored)'
+  }`,
 ];
 if (admin.kind === 'generated') {
   lines.push(`  admin login (shown once): ${admin.email} / ${admin.password}`);

@@ -63,8 +63,11 @@ describe(`the verifiable log on ${testDatabaseKind}`, () => {
     expect(checked.ok).toBe(true);
     if (checked.ok) {
       expect(checked.entry.type).toBe('payment');
-      expect(checked.anchor).toEqual({ kind: 'none' });
+      // ANCHOR=none (the default): the receipt says plainly that the log is not anchored on any chain.
+      expect(checked.anchor).toEqual({ kind: 'none', status: 'not-anchored' });
     }
+    expect(forAsha).toMatchObject({ anchor: null, anchor_status: 'not-anchored' });
+    expect((await get('/api/log/key')).json()).toMatchObject({ anchor: null });
     expect((await receipt(payment.id, ravi.token)).index).toBe(forAsha.index);
     // History names the payment by its log entry: the hex leaf hash of the receipt's entry.
     const history = (await get('/api/transaction/history', asha.token)).json().transactions as Array<{

@@ -3,7 +3,12 @@ import { z } from 'zod';
 const base64Hash = z.string().regex(/^[A-Za-z0-9+/]{43}=$/);
 const treeSize = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-export const logKeyResponseSchema = z.object({ origin: z.string(), verifier_key: z.string() });
+export const logKeyResponseSchema = z.object({
+  origin: z.string(),
+  verifier_key: z.string(),
+  /** The registry the log is anchored in (decision 015), to check receipts' anchors against; null: none. */
+  anchor: z.object({ chain: z.string(), chain_id: z.number().int(), contract: z.string() }).nullable(),
+});
 
 export const inclusionProofQuerySchema = z.object({ index: treeSize, size: treeSize });
 export const consistencyProofQuerySchema = z.object({ first: treeSize, second: treeSize });
@@ -29,6 +34,8 @@ export const receiptSchema = z.object({
   inclusion_proof: z.array(base64Hash),
   checkpoint: z.string(),
   anchor: receiptAnchorSchema.nullable(),
+  /** What the log says about anchoring (packages/tlog AnchorStatus): anchored, pending or not-anchored. */
+  anchor_status: z.enum(['anchored', 'pending', 'not-anchored']).optional(),
   verifier_key: z.string().optional(),
 });
 export type ReceiptBody = z.infer<typeof receiptSchema>;

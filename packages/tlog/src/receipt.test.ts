@@ -61,6 +61,15 @@ function receiptFor(index: number, size = 40, anchor: ReceiptAnchor | null = nul
   });
 }
 
+const receiptInput = (index: number) => ({
+  origin: ORIGIN,
+  index,
+  treeSize: 40,
+  entry: entries[index]!,
+  inclusionProof: log.inclusionProof(index, 40),
+  checkpoint: checkpoint40,
+});
+
 const reasonOf = (receipt: unknown, key = keys.verifierKey): string => {
   const result = verifyReceipt(receipt, key);
   return result.ok ? 'ok' : result.reason;
@@ -209,6 +218,42 @@ describe('verifyReceipt with an anchor', () => {
       ok: true,
       anchor: { kind: 'before-entry', tree_size: 30 },
     });
+  });
+
+  it('repeats what the receipt states about anchoring, and refuses a statement its anchor contradicts', () => {
+    const stated = (status: 'pending' | 'not-anchored') =>
+      createReceipt({ ...receiptInput(3), anchorStatus: status });
+    for (const status of ['pending', 'not-anchored'] as const) {
+      const receipt = JSON.parse(JSON.stringify(stated(status))) as Receipt;
+      expect(receipt).toMatchObject({ anchor: null, anchor_status: status });
+      expect(verifyReceipt(receipt, keys.verifierKey)).toMatchObject({
+        ok: true,
+        anchor: { kind: 'none', status },
+      });
+    }
+    // Without a statement (older receipts), nothing is claimed either way.
+    expect(receiptFor(3).anchor_status).toBeUndefined();
+    expect(verifyReceipt(receiptFor(3), keys.verifierKey)).toMatchObject({
+      ok: true,
+      anchor: { kind: 'none' },
+    });
+    // An anchor makes the receipt "anchored", whatever else was asked.
+    const anchored = createReceipt({
+      ...receiptInput(7),
+      anchor: anchorAt(40),
+      anchorStatus: 'not-anchored',
+    });
+    expect(anchored.anchor_status).toBe('anchored');
+
+    expect(reasonOf({ ...stated('pending'), anchor_status: 'anchored' })).toBe(
+      'receipt anchor_status is anchored but it has no anchor',
+    );
+    expect(reasonOf({ ...anchored, anchor_status: 'not-anchored' })).toBe(
+      'receipt anchor_status is not-anchored but it has anchor',
+    );
+    expect(reasonOf({ ...stated('pending'), anchor_status: 'on-chain' })).toBe(
+      'receipt anchor_status is unknown',
+    );
   });
 
   it('refuses an anchor that cannot be tied to the signed root', () => {

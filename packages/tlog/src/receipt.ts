@@ -29,6 +29,14 @@ export interface ReceiptAnchor {
   consistency_proof?: string[];
 }
 
+/**
+ * What the log says about anchoring this receipt: `anchored` (see `anchor`), `pending` (the log anchors its
+ * checkpoints but none covers this entry yet) or `not-anchored` (the log is not anchored on any chain). A
+ * statement of the server, not a proof: it can only make a receipt claim less.
+ */
+export type AnchorStatus = 'anchored' | 'pending' | 'not-anchored';
+const ANCHOR_STATUSES: readonly AnchorStatus[] = ['anchored', 'pending', 'not-anchored'];
+
 export interface Receipt {
   /** The log's origin, as in its checkpoints. */
   origin: string;
@@ -43,6 +51,7 @@ export interface Receipt {
   /** The signed note of the checkpoint at `tree_size`. */
   checkpoint: string;
   anchor: ReceiptAnchor | null;
+  anchor_status?: AnchorStatus;
   /** The log's verifier key, for convenience only: a verifier must get the key from a source it trusts. */
   verifier_key?: string;
 }
@@ -59,7 +68,8 @@ export interface OnchainCheck {
 }
 
 export type AnchorOutcome =
-  | { kind: 'none' }
+  /** No anchor; `status` repeats what the receipt states about anchoring, when it states it. */
+  | { kind: 'none'; status?: Exclude<AnchorStatus, 'anchored'> }
   /** The anchored tree is older than the entry: it says nothing about it. */
   | { kind: 'before-entry'; tree_size: number }
   | ({ kind: 'check-on-chain' } & OnchainCheck);
@@ -76,8 +86,12 @@ export function createReceipt(input: {
   inclusionProof: readonly Uint8Array[];
   checkpoint: string;
   anchor?: ReceiptAnchor | null;
+  /** Without an anchor: whether the log anchors at all (`pending`) or not (`not-anchored`). */
+  anchorStatus?: Exclude<AnchorStatus, 'anchored'>;
   verifierKey?: string;
 }): Receipt {
+  const anchor = input.anchor ?? null;
+  const status = anchor !== null ? 'anchored' : input.anchorStatus;
   return {
     origin: input.origin,
     index: input.index,
@@ -85,7 +99,8 @@ export function createReceipt(input: {
     entry: input.entry,
     inclusion_proof: input.inclusionProof.map(bytesToBase64),
     checkpoint: input.checkpoint,
-    anchor: input.anchor ?? null,
+    anchor,
+    ...(status === undefined ? {} : { anchor_status: status }),
     ...(input.verifierKey === undefined ? {} : { verifier_key: input.verifierKey }),
   };
 }
@@ -116,6 +131,13 @@ export function parseReceipt(value: unknown): Result<Receipt> {
     if (!parsed.ok) return parsed;
     anchor = parsed.value;
   }
+  const status = r.anchor_status;
+  if (status !== undefined) {
+    if (!ANCHOR_STATUSES.includes(status as AnchorStatus)) return fail('receipt anchor_status is unknown');
+    if ((status === 'anchored') !== (anchor !== null)) {
+      return fail(`receipt anchor_status is ${String(status)} but it ${anchor ? 'has' : 'has no'} anchor`);
+    }
+  }
   return ok({
     origin: r.origin,
     index: r.index,
@@ -124,6 +146,7 @@ export function parseReceipt(value: unknown): Result<Receipt> {
     inclusion_proof: r.inclusion_proof,
     checkpoint: r.checkpoint,
     anchor,
+    ...(status === undefined ? {} : { anchor_status: status as AnchorStatus }),
     ...(r.verifier_key === undefined ? {} : { verifier_key: r.verifier_key }),
   });
 }
@@ -211,7 +234,12 @@ export function verifyReceipt(receipt: unknown, verifierKey: string): ReceiptVer
 
 function checkAnchor(r: Receipt, checkpoint: Checkpoint): Result<AnchorOutcome> {
   const a = r.anchor;
-  if (a === null) return ok({ kind: 'none' });
+  if (a === null) {
+    const status = r.anchor_status;
+    return ok(
+      status === 'pending' || status === 'not-anchored' ? { kind: 'none', status } : { kind: 'none' },
+    );
+  }
   if (a.tree_size < r.index + 1) return ok({ kind: 'before-entry', tree_size: a.tree_size });
   const anchoredRoot = rootFromHex(a.root);
   if (a.tree_size === checkpoint.size) {

@@ -90,7 +90,7 @@ describe('hasta-verify', () => {
     expect(none.lines[0]).toBe('FAIL: no verifier key: pass --key <verifier key>');
   });
 
-  it('reports usage errors, unreadable files and the on-chain check it cannot do yet', async () => {
+  it('reports usage errors, unreadable files and an on-chain check that cannot be made', async () => {
     expect((await runVerifyCommand([], files(null))).exitCode).toBe(1);
     expect((await runVerifyCommand(['a', 'b'], files(null))).lines[0]).toBe(
       'FAIL: only one receipt file at a time',
@@ -102,9 +102,44 @@ describe('hasta-verify', () => {
     const without = await runVerifyCommand(['receipt.json'], anchored);
     expect(without.exitCode).toBe(0);
     expect(without.lines.at(-1)).toMatch(/^anchor: to finish, check on base-sepolia \(chain id 84532\)/);
-    const rpc = await runVerifyCommand(['receipt.json', '--rpc', 'http://127.0.0.1:8545'], anchored);
+    const unreachable: typeof fetch = () => Promise.reject(new Error('connect ECONNREFUSED'));
+    const rpc = await runVerifyCommand(['receipt.json', '--rpc', 'http://127.0.0.1:8545'], anchored, {
+      fetch: unreachable,
+    });
     expect(rpc.exitCode).toBe(1);
-    expect(rpc.lines.at(-1)).toMatch(/--rpc\) is not implemented yet/);
+    expect(rpc.lines.slice(-2)).toEqual([
+      `warning: checking the registry named in the receipt (0x${'12'.repeat(20)}); compare it with the log's published registry, or pass --contract`,
+      'FAIL: on chain: RPC 127.0.0.1:8545: eth_chainId: connect ECONNREFUSED',
+    ]);
+    expect((await runVerifyCommand(['receipt.json', '--rpc', 'ftp://x'], anchored)).lines[0]).toBe(
+      'FAIL: --rpc needs an http(s):// JSON-RPC URL',
+    );
+    expect(
+      (await runVerifyCommand(['receipt.json', '--contract', `0x${'12'.repeat(20)}`], anchored)).lines[0],
+    ).toBe('FAIL: --contract goes with --rpc');
+    // Asked to check on chain, a receipt without an anchor fails: nothing claims what was not checked.
+    const plain = await runVerifyCommand(
+      ['receipt.json', '--rpc', 'http://127.0.0.1:8545'],
+      files(makeReceipt(true)),
+    );
+    expect(plain.exitCode).toBe(1);
+    expect(plain.lines.at(-1)).toBe('FAIL: --rpc: this receipt has no anchor covering the entry to check');
+  });
+
+  it('says plainly when the log is not anchored, or not yet', async () => {
+    const stated = (status: 'pending' | 'not-anchored') =>
+      files({ ...makeReceipt(true), anchor_status: status });
+    const none = await runVerifyCommand(['receipt.json'], stated('not-anchored'));
+    expect(none.exitCode).toBe(0);
+    expect(none.lines.at(-1)).toBe(
+      'anchor: none — this log is not anchored on any public chain; the entry rests on the signed checkpoint only',
+    );
+    expect((await runVerifyCommand(['receipt.json'], stated('pending'))).lines.at(-1)).toBe(
+      'anchor: not yet — the log anchors its checkpoints, but none covers this entry yet; fetch the receipt again later',
+    );
+    for (const result of [none, await runVerifyCommand(['receipt.json'], stated('pending'))]) {
+      expect(result.lines.join('\n')).not.toMatch(/on chain|(?<!not )anchored on/i);
+    }
   });
 
   it('runs as a program through bin/hasta-verify.mjs', async () => {

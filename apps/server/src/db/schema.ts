@@ -235,6 +235,22 @@ export interface TlogCheckpointsTable {
   created_at: Generated<Date>;
 }
 
+export interface TlogAnchorsTable {
+  id: Generated<bigint>;
+  tree_size: ColumnType<bigint, bigint | number, never>;
+  root: Uint8Array;
+  chain: string;
+  chain_id: ColumnType<bigint, bigint | number, never>;
+  contract: string;
+  tx_hash: string;
+  raw_tx: string | null;
+  status: 'sent' | 'confirmed' | 'failed';
+  block_number: ColumnType<bigint | null, bigint | number | null, bigint | number | null>;
+  gas_used: ColumnType<bigint | null, bigint | number | null, bigint | number | null>;
+  anchored_at: Date;
+  settled_at: Date | null;
+}
+
 export interface UserDataKeysTable {
   user_id: string;
   wrapped_key: Uint8Array | null;
@@ -297,6 +313,7 @@ export interface Schema {
   tlog_entries: TlogEntriesTable;
   tlog_nodes: TlogNodesTable;
   tlog_checkpoints: TlogCheckpointsTable;
+  tlog_anchors: TlogAnchorsTable;
   user_data_keys: UserDataKeysTable;
   tlog_settings: TlogSettingsTable;
   merchant_bank_accounts: MerchantBankAccountsTable;

@@ -46,9 +46,22 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/log/key',
     {
-      schema: { tags, summary: 'The log’s origin and verifier key', response: { 200: logKeyResponseSchema } },
+      schema: {
+        tags,
+        summary: 'The log’s origin, verifier key and anchoring registry',
+        response: { 200: logKeyResponseSchema },
+      },
     },
-    async () => ({ origin: log.keys.origin, verifier_key: log.keys.verifierKey }),
+    async () => {
+      const registry = app.anchorWorker?.registry;
+      return {
+        origin: log.keys.origin,
+        verifier_key: log.keys.verifierKey,
+        anchor: registry
+          ? { chain: registry.chainName, chain_id: registry.chainId, contract: registry.contract }
+          : null,
+      };
+    },
   );
 
   app.get(

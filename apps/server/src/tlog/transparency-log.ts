@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { CheckpointSigner } from '@hasta/tlog/checkpoint';
 import type { JsonValue } from '@hasta/tlog/canonical-json';
-import { bytesToHex } from '@hasta/tlog/encoding';
+import { bytesToBase64, bytesToHex } from '@hasta/tlog/encoding';
 import { createEntry, encodeEntry, newSalt, type EntryType } from '@hasta/tlog/entry';
 import { leafHash } from '@hasta/tlog/hashing';
 import { AsyncMerkleLog } from '@hasta/tlog/merkle-log';
 import { generateNoteKeys, parseSignerKey } from '@hasta/tlog/note';
-import { createReceipt, type Receipt } from '@hasta/tlog/receipt';
+import { createReceipt, type Receipt, type ReceiptAnchor } from '@hasta/tlog/receipt';
+import { verifyConsistency } from '@hasta/tlog/verify';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { Env } from '../env';
@@ -98,6 +99,8 @@ export class TransparencyLog {
   constructor(
     private readonly db: Kysely<Schema>,
     readonly keys: LogKeys,
+    /** ANCHOR: whether checkpoints are anchored on a chain, for what receipts without an anchor say. */
+    private readonly options: { anchoring: 'none' | 'evm' } = { anchoring: 'none' },
   ) {}
 
   /** Signs the empty tree once, so there is always a checkpoint to read. */
@@ -287,6 +290,7 @@ export class TransparencyLog {
     const checkpoint = await this.latestCheckpoint();
     if (!entry || !checkpoint || checkpoint.size <= Number(entry.idx)) return undefined;
     const log = await AsyncMerkleLog.open(new SqlSubtreeStore(this.db), checkpoint.size);
+    const anchor = await this.#anchorCovering(log, Number(entry.idx), checkpoint);
     return createReceipt({
       origin: this.keys.origin,
       index: Number(entry.idx),
@@ -294,9 +298,49 @@ export class TransparencyLog {
       entry: entry.entry,
       inclusionProof: await log.inclusionProof(Number(entry.idx), checkpoint.size),
       checkpoint: checkpoint.note,
-      anchor: null,
+      anchor,
+      anchorStatus: this.options.anchoring === 'evm' ? 'pending' : 'not-anchored',
       verifierKey: this.keys.verifierKey,
     });
+  }
+
+  /**
+   * The first confirmed anchor that covers entry `index` (the earliest tree on chain holding it: it never
+   * changes afterwards), with the consistency proof from its tree to the checkpoint's; null when none does.
+   */
+  async #anchorCovering(
+    log: AsyncMerkleLog,
+    index: number,
+    checkpoint: SignedCheckpoint,
+  ): Promise<ReceiptAnchor | null> {
+    const row = await this.db
+      .selectFrom('tlog_anchors')
+      .select(['tree_size', 'root', 'chain', 'chain_id', 'contract', 'tx_hash', 'block_number'])
+      .where('status', '=', 'confirmed')
+      .where('tree_size', '>', BigInt(index))
+      .where('tree_size', '<=', BigInt(checkpoint.size))
+      .orderBy('tree_size')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row || row.block_number === null) return null;
+    const size = Number(row.tree_size);
+    const root = new Uint8Array(row.root);
+    const proof = size < checkpoint.size ? await log.consistencyProof(size, checkpoint.size) : [];
+    // The anchored tree must be a prefix of the signed one; a receipt never carries an anchor that is not.
+    if (!verifyConsistency(size, checkpoint.size, proof, root, checkpoint.root)) {
+      throw new Error(`anchor at tree size ${size} is not consistent with checkpoint ${checkpoint.size}`);
+    }
+    return {
+      chain: row.chain,
+      chain_id: Number(row.chain_id),
+      contract: row.contract,
+      tx_hash: row.tx_hash,
+      block_number: Number(row.block_number),
+      tree_size: size,
+      root: `0x${bytesToHex(root)}`,
+      ...(proof.length > 0 ? { consistency_proof: proof.map(bytesToBase64) } : {}),
+    };
   }
 
   /** Proofs against the latest checkpoint's tree (sizes beyond it are refused by the caller). */
