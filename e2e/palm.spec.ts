@@ -4,7 +4,7 @@ import { messages } from '@hasta/contracts/messages';
 import { PALM_CONSENT_NOTICE, PALM_ROI_SIZE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
 import type { Hand } from '@hasta/contracts/palm';
 import { createIdentity, renderSample } from '@hasta/palm/synthetic';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page, PlaywrightWorkerArgs } from '@playwright/test';
 
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, registerAccount, signIn, test } from './support/accounts';
 import type { Account } from './support/accounts';
@@ -55,6 +55,22 @@ async function balanceOf(session: APIRequestContext, account: Account): Promise<
 }
 
 /** A page signed in as `credentials` in a browser context of its own (of a browser with a palm camera). */
+/** The account's registered hands as the server reports them to the account itself. */
+async function expectHandsOnServer(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string | undefined,
+  account: Account,
+  hands: { left: boolean; right: boolean },
+): Promise<void> {
+  const session = await apiSession(playwright, baseURL, account);
+  const state = await session.post('/Palm/user/palm-registration-state', { data: {} });
+  expect(await state.json()).toEqual({
+    left_hand_registered: hands.left,
+    right_hand_registered: hands.right,
+  });
+  await session.dispose();
+}
+
 async function signedInPage(
   browser: Browser,
   baseURL: string | undefined,
@@ -202,11 +218,8 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await right.close();
     }
 
-    // The same palm cannot be registered to a second account.
-    const session = await apiSession(playwright, baseURL, account);
-    const state = await session.post('/Palm/user/palm-registration-state', { data: {} });
-    expect(await state.json()).toEqual({ left_hand_registered: true, right_hand_registered: true });
-    await session.dispose();
+    // The server says the same.
+    await expectHandsOnServer(playwright, baseURL, account, { left: true, right: true });
   });
 
   test('an admin registers a user’s palm from the Users tab (admin mode), and Go Back returns to /admin', async ({
@@ -267,10 +280,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     }
 
     // The user sees their own registration.
-    const session = await apiSession(playwright, baseURL, account);
-    const state = await session.post('/Palm/user/palm-registration-state', { data: {} });
-    expect(await state.json()).toEqual({ left_hand_registered: true, right_hand_registered: false });
-    await session.dispose();
+    await expectHandsOnServer(playwright, baseURL, account, { left: true, right: false });
   });
 
   test('the scanner guides the hand: the guide box, no palm in the box, too dark; nothing is captured', async ({

@@ -333,15 +333,17 @@ describe(`admin user directory at 100,000 users on ${testDatabaseKind}`, () => {
   });
 
   it.each([
-    ['a name or email anywhere (trigram)', 'son4242@', 'users_search_trgm_idx'],
-    ['a phone typed with spaces (trigram)', '70 0000 4240', 'users_search_trgm_idx'],
-    ['the start of a name (prefix)', 'zu', 'users_username_prefix_idx'],
-    ['the start of an email (prefix)', 'zu', 'users_email_prefix_idx'],
+    ['a name or email anywhere (trigram)', 'son4242@', /Bitmap Index Scan on users_search_trgm_idx/],
+    ['a phone typed with spaces (trigram)', '70 0000 4240', /Bitmap Index Scan on users_search_trgm_idx/],
+    ['the start of a name (prefix)', 'zu', /Bitmap Index Scan on users_username_prefix_idx/],
+    // Under the C collation the email's unique index serves a prefix range as well as the prefix index
+    // does; which one the planner takes depends on ANALYZE's sample. Either is an index range scan.
+    ['the start of an email (prefix)', 'zu', /Bitmap Index Scan on users_email_(prefix_idx|key)\b/],
   ])('searches %s through its index: %j', async (_label, q, index) => {
     const statements = directoryQueries({ q });
     for (const statement of [statements.page, statements.count]) {
       const text = await plan(statement);
-      expect(text).toContain(`Bitmap Index Scan on ${index}`);
+      expect(text).toMatch(index);
       expect(text).not.toMatch(/Seq Scan on users/);
     }
   });

@@ -34,8 +34,11 @@ describe('environment', () => {
     [{ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'longenough' }, /ADMIN_EMAIL/],
     [
       { NODE_ENV: 'production' },
-      /COOKIE_SECRET is required in production.*PUBLIC_URL.*SMTP_HOST.*LOG_SIGNING_KEY.*LOG_SECRET.*SMS_GATEWAY_URL/,
+      /COOKIE_SECRET is required in production.*PUBLIC_URL.*SMTP_HOST.*LOG_SIGNING_KEY.*LOG_SECRET.*PALM_KEY is required in production.*SMS_GATEWAY_URL/,
     ],
+    [{ NODE_ENV: 'production', PALM_DEMO_MODE: 'true' }, /PALM_DEMO_MODE cannot be on in production/],
+    [{ PALM_KEY: 'too short' }, /PALM_KEY must be at least 32 characters/],
+    [{ PALM_DEMO_MODE: 'yes' }, /PALM_DEMO_MODE/],
   ])('refuses %j with one clear line', (source, pattern) => {
     let error: unknown;
     try {

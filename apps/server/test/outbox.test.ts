@@ -67,6 +67,7 @@ describe('the dev outbox in production', () => {
         SMS_GATEWAY_URL: 'http://127.0.0.1:9/sms',
         LOG_SIGNING_KEY: generateNoteKeys('hasta.example/log').signerKey,
         LOG_SECRET: 'b'.repeat(40),
+        PALM_KEY: 'c'.repeat(40),
       },
     });
   });

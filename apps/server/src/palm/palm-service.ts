@@ -189,13 +189,7 @@ export class PalmService {
   /** Withdraws every live consent of the user: their palms leave the gallery at once. */
   async withdraw(userId: string): Promise<boolean> {
     const withdrawn = await this.db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .updateTable('palm_consents')
-        .set({ withdrawn_at: new Date() })
-        .where('user_id', '=', userId)
-        .where('withdrawn_at', 'is', null)
-        .returning('hand')
-        .execute();
+      const rows = await withdrawConsents(trx, userId);
       await recordEvents(
         trx,
         userId,
@@ -244,13 +238,7 @@ export class PalmService {
    */
   async erase(userId: string): Promise<boolean> {
     const erased = await this.db.transaction().execute(async (trx) => {
-      const consents = await trx
-        .updateTable('palm_consents')
-        .set({ withdrawn_at: new Date() })
-        .where('user_id', '=', userId)
-        .where('withdrawn_at', 'is', null)
-        .returning('hand')
-        .execute();
+      const consents = await withdrawConsents(trx, userId);
       const templates = await trx
         .deleteFrom('palm_templates')
         .where('user_id', '=', userId)
@@ -352,6 +340,17 @@ export class PalmService {
       if (enrolled.userId === userId) this.#remove(templateId);
     }
   }
+}
+
+/** Ends every live consent of the user; returns the hands whose consent ended. */
+function withdrawConsents(trx: Transaction<Schema>, userId: string): Promise<{ hand: Hand }[]> {
+  return trx
+    .updateTable('palm_consents')
+    .set({ withdrawn_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('withdrawn_at', 'is', null)
+    .returning('hand')
+    .execute();
 }
 
 type LoggedPalmEvent = 'consent.granted' | 'consent.withdrawn' | 'palm.enrolled' | 'palm.erased';

@@ -8,6 +8,7 @@ import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/api-client';
 import { openCamera, stopStream } from '../../lib/camera';
 import { Badge } from '../badge';
+import { CameraUnavailable } from '../camera-unavailable';
 import { primaryButtonClass, secondaryButtonClass } from '../ui-classes';
 import { demoFrames } from './demo-palm';
 import { fetchPalmConfig, palmConfigQueryKey } from './palm-config';
@@ -323,23 +324,14 @@ function CameraScan({ onCaptured }: { onCaptured: (frames: string[]) => void }) 
         ) : null}
       </div>
       {camera === 'failed' ? (
-        <div className="space-y-3">
-          <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-            {messages.cameraUnavailable}
-          </p>
-          <button
-            type="button"
-            className={secondaryButtonClass}
-            onClick={() => {
-              setCamera('starting');
-              setQuality(null);
-              setCaptured(0);
-              setCameraAttempt((count) => count + 1);
-            }}
-          >
-            Try the camera again
-          </button>
-        </div>
+        <CameraUnavailable
+          onRetry={() => {
+            setCamera('starting');
+            setQuality(null);
+            setCaptured(0);
+            setCameraAttempt((count) => count + 1);
+          }}
+        />
       ) : (
         <>
           <p role="status" className="text-sm font-medium text-slate-800" data-testid="palm-feedback">

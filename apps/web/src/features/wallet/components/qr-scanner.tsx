@@ -1,7 +1,6 @@
-import { messages } from '@hasta/contracts/messages';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
-import { secondaryButtonClass } from '../../../components/ui-classes';
+import { CameraUnavailable } from '../../../components/camera-unavailable';
 import { openCamera, stopStream } from '../../../lib/camera';
 
 /** How often a frame is looked at: often enough to feel instant, rare enough to leave the CPU alone. */
@@ -124,21 +123,12 @@ export function QrScanner({ onDecode }: QrScannerProps) {
         />
       </div>
       {state === 'failed' ? (
-        <div className="space-y-3">
-          <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-            {messages.cameraUnavailable}
-          </p>
-          <button
-            type="button"
-            className={secondaryButtonClass}
-            onClick={() => {
-              setState('starting');
-              setAttempt((count) => count + 1);
-            }}
-          >
-            Try the camera again
-          </button>
-        </div>
+        <CameraUnavailable
+          onRetry={() => {
+            setState('starting');
+            setAttempt((count) => count + 1);
+          }}
+        />
       ) : (
         <p role="status" className="text-sm text-slate-700">
           {state === 'starting' ? 'Starting the camera...' : 'Point the camera at a Hasta payment QR code.'}
