@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -218,6 +219,9 @@ async function bench(name: string, database: Database): Promise<void> {
       duration_s: 0,
       requests: transferRequests(senders, merchantEmail, hot, HTTP_TRANSFERS),
     });
+    // The server's event-loop delay during the fixed-rate run: what a request waits behind other work.
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     const open = await loadVerified({
       port,
       mode: 'open',
@@ -227,6 +231,7 @@ async function bench(name: string, database: Database): Promise<void> {
       duration_s: OPEN_DURATION_S,
       requests: transferRequests(senders, merchantEmail, hot, openCount),
     });
+    loopDelay.disable();
     const inProcess = await run(TRANSFERS, async () => {
       const [from, to] = pick(accounts, merchant, hot);
       await ledger.transfer({
@@ -247,7 +252,7 @@ async function bench(name: string, database: Database): Promise<void> {
       ].join('   '),
     );
     rows.push(
-      `${''.padEnd(28)} HTTP latency at full load: p50 ${closed.latency_ms_p50.toFixed(1)} ms, p99 ${closed.latency_ms_p99.toFixed(1)} ms`,
+      `${''.padEnd(28)} HTTP latency at full load: p50 ${closed.latency_ms_p50.toFixed(1)} ms, p99 ${closed.latency_ms_p99.toFixed(1)} ms; server event-loop delay at ${OPEN_RATE_PER_S}/s: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
     );
   }
   await app.close();

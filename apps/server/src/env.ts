@@ -53,7 +53,7 @@ export const envSchema = z
     ),
     LOG_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     /** How often the log appends waiting events and signs a checkpoint; 0 turns the background round off. */
-    LOG_SEQUENCE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
+    LOG_SEQUENCE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(250),
     // Palm templates (decision 014): the secret behind the keyed template transform and the at-rest key.
     // Required in production; made once and kept in the database elsewhere. PALM_PREVIOUS_KEY, during a
     // rotation, still recognises palms enrolled under the old key and re-makes their templates on use.

@@ -17,8 +17,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { findUserByIdentifier } from '../auth/users';
 import { AppError } from '../lib/app-error';
+import { createBatchLoader } from '../lib/batch-loader';
 import { VerificationMissingError } from '../ledger/batcher';
 import { paiseOf, toAppError } from '../ledger/ledger-errors';
 import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
@@ -29,6 +29,17 @@ const TRANSFER_VERIFICATION_TTL_MS = 5 * 60_000;
 const HISTORY_LIMIT = 200;
 const DASHBOARD_HISTORY_LIMIT = 50;
 const ADMIN_LIST_LIMIT = 500;
+/** Most receiver addresses read by one query. */
+const RECEIVER_BATCH = 256;
+
+interface Receiver {
+  id: string;
+  email: string | null;
+  phone: string | null;
+  /** Their store, when they are a merchant. */
+  store_id: string | null;
+  store_contact_email: string | null;
+}
 
 /** A caller's key names a transfer only within that caller's own requests. */
 function transferId(request: FastifyRequest, callerId: string): string {
@@ -42,17 +53,26 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
   const batcher = app.transferBatcher;
   const tags = ['wallet'];
 
-  /** The user an address names, with their store when they are a merchant: one query, never cached. */
-  async function findReceiver(identifier: string) {
-    const user = await findUserByIdentifier(db, identifier);
-    if (!user || user.role !== 'merchant') return user && { user, store: undefined };
-    const store = await db
-      .selectFrom('merchants')
-      .select(['id', 'contact_email'])
-      .where('owner_user_id', '=', user.id)
-      .executeTakeFirst();
-    return { user, store };
-  }
+  /**
+   * The user an address names, with their store when they are a merchant. Addresses asked for together are
+   * read with one query (never cached: each answer is as fresh as its batch's read).
+   */
+  const findReceiver = createBatchLoader(
+    async (identifiers: string[]) => {
+      const rows = await sql<Receiver>`
+        SELECT u.id, u.email, u.phone, m.id AS store_id, m.contact_email AS store_contact_email
+        FROM users u
+        LEFT JOIN merchants m ON u.role = 'merchant' AND m.owner_user_id = u.id
+        WHERE u.email = ANY(${identifiers}::text[]) OR u.phone = ANY(${identifiers}::text[])`.execute(db);
+      const found = new Map<string, Receiver>();
+      for (const row of rows.rows) {
+        if (row.email !== null) found.set(row.email, row);
+        if (row.phone !== null) found.set(row.phone, row);
+      }
+      return found;
+    },
+    { maxBatch: RECEIVER_BATCH },
+  );
 
   async function userOrNotFound(userId: string) {
     const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
@@ -187,9 +207,12 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       if (phone !== undefined && phone === auth.user.phone) throw AppError.of('BAD_REQUEST', 'selfSendPhone');
       const amountPaise = paiseOf(request.body.amount);
 
-      const found = await findReceiver((email ?? phone)!);
-      if (!found) throw AppError.of('NOT_FOUND', 'receiverNotFound');
-      const { user: receiver, store } = found;
+      const receiver = await findReceiver((email ?? phone)!);
+      if (!receiver) throw AppError.of('NOT_FOUND', 'receiverNotFound');
+      const store =
+        receiver.store_id === null
+          ? undefined
+          : { id: receiver.store_id, contact_email: receiver.store_contact_email };
       if (receiver.id === auth.user.id)
         throw AppError.of('BAD_REQUEST', email ? 'selfSendEmail' : 'selfSendPhone');
       // Money sent to a merchant's address goes to their store: its sales, its withdrawals.
