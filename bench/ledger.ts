@@ -9,7 +9,7 @@
  * - the raw-SQL baseline: the same two counter updates and inserts per transfer, no rules, no idempotency.
  * Every figure is printed beside the baseline of the same run, as a ratio.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -263,21 +263,35 @@ async function bench(name: string, database: Database): Promise<void> {
   );
 }
 
-console.log(
-  `transfers among ${ACCOUNTS} accounts: HTTP ${HTTP_TRANSFERS} per run with ${CONCURRENCY} callers, then ${OPEN_RATE_PER_S}/s for ${OPEN_DURATION_S} s; in process and raw SQL ${TRANSFERS} per run`,
-);
+/** Both databases: each in a process of its own, so neither's heap and threads weigh on the other's figures. */
+function benchEach(databases: string[]): void {
+  for (const database of databases) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname], {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_DATABASES: database, BENCH_CHILD: '1' },
+    });
+    if (child.status !== 0) process.exit(child.status ?? 1);
+  }
+}
+
 // BENCH_DATABASES=postgres (or pglite) runs just one of them.
 const only = process.env.BENCH_DATABASES;
-if (only !== 'postgres') {
+if (!process.env.BENCH_CHILD)
+  console.log(
+    `transfers among ${ACCOUNTS} accounts: HTTP ${HTTP_TRANSFERS} per run with ${CONCURRENCY} callers, then ${OPEN_RATE_PER_S}/s for ${OPEN_DURATION_S} s; in process and raw SQL ${TRANSFERS} per run`,
+  );
+const base = process.env.DATABASE_URL_TEST;
+if (only === undefined) {
+  if (!base)
+    console.log(
+      'PostgreSQL skipped: run through npm run bench:ledger (it starts a throwaway cluster) or set DATABASE_URL_TEST.',
+    );
+  benchEach(base ? ['pglite', 'postgres'] : ['pglite']);
+} else if (only === 'pglite') {
   const lite = await openDatabase({ dataDir: 'memory://' });
   await bench('PGlite', lite);
   await lite.close();
-}
-
-const base = process.env.DATABASE_URL_TEST;
-if (only === 'pglite') {
-  // PostgreSQL not asked for.
-} else if (base) {
+} else if (only === 'postgres' && base) {
   const name = `hasta_bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -294,7 +308,6 @@ if (only === 'pglite') {
   await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
   await admin.end();
 } else {
-  console.log(
-    'PostgreSQL skipped: run through npm run bench:ledger (it starts a throwaway cluster) or set DATABASE_URL_TEST.',
-  );
+  console.log('BENCH_DATABASES is pglite or postgres (the latter with DATABASE_URL_TEST set).');
+  process.exit(1);
 }

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
-const NONCE_BYTES = 12;
+export const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 export const DATA_KEY_BYTES = 32;
 
@@ -9,9 +9,17 @@ export function deriveKey(secret: string, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'hasta', purpose, DATA_KEY_BYTES));
 }
 
-/** AES-256-GCM: nonce ‖ ciphertext ‖ tag. `context` is bound as associated data. */
-export function seal(key: Uint8Array, plaintext: Uint8Array, context: string): Buffer {
-  const nonce = randomBytes(NONCE_BYTES);
+/**
+ * AES-256-GCM: nonce ‖ ciphertext ‖ tag. `context` is bound as associated data. The nonce is fresh random
+ * bytes, drawn here or given by a caller that drew many at once (never reuse one under the same key).
+ */
+export function seal(
+  key: Uint8Array,
+  plaintext: Uint8Array,
+  context: string,
+  nonce: Uint8Array = randomBytes(NONCE_BYTES),
+): Buffer {
+  if (nonce.length !== NONCE_BYTES) throw new RangeError(`a nonce has ${NONCE_BYTES} bytes`);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(Buffer.from(context, 'utf8'));
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CheckpointSigner } from '@hasta/tlog/checkpoint';
 import type { JsonValue } from '@hasta/tlog/canonical-json';
 import { bytesToBase64, bytesToHex } from '@hasta/tlog/encoding';
-import { createEntry, encodeEntry, newSalt, type EntryType } from '@hasta/tlog/entry';
+import { createEntry, encodeEntry, SALT_BYTES, type EntryType } from '@hasta/tlog/entry';
 import { leafHash } from '@hasta/tlog/hashing';
 import { AsyncMerkleLog } from '@hasta/tlog/merkle-log';
 import { generateNoteKeys, parseSignerKey } from '@hasta/tlog/note';
@@ -11,7 +11,7 @@ import { verifyConsistency } from '@hasta/tlog/verify';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { Env } from '../env';
-import { DATA_KEY_BYTES, deriveKey, open, seal } from './sealing';
+import { DATA_KEY_BYTES, deriveKey, NONCE_BYTES, open, seal } from './sealing';
 import { SqlSubtreeStore } from './sql-subtree-store';
 
 /** Any fixed number: one sequencer appends at a time, across processes. */
@@ -208,6 +208,8 @@ export class TransparencyLog {
     });
     const keys = await this.#dataKeys(trx, [...new Set(subjects.filter((s): s is string => s !== null))]);
 
+    // One draw of randomness for the round's salts and nonces.
+    const randomness = randomBytes(events.length * (SALT_BYTES + NONCE_BYTES));
     const prepared: PreparedEntry[] = [];
     for (const [i, event] of events.entries()) {
       // A round's sealing and hashing is CPU work on the server's one event loop: give requests their turn
@@ -229,7 +231,8 @@ export class TransparencyLog {
             at: new Date(transfer.created_at).toISOString(),
           }
         : { event: type, ref_id: event.ref_id, at: event.at.toISOString() };
-      const salt = newSalt();
+      const drawn = randomness.subarray(i * (SALT_BYTES + NONCE_BYTES), (i + 1) * (SALT_BYTES + NONCE_BYTES));
+      const salt = drawn.subarray(0, SALT_BYTES);
       const entry = createEntry({
         serverSecret: this.keys.subjectSecret,
         // Events without a person (none today) get the log's own subject.
@@ -249,7 +252,7 @@ export class TransparencyLog {
         userId,
         text,
         leaf: leafHash(new TextEncoder().encode(text)),
-        sealed: seal(key, plaintext, `tlog record ${event.ref_id}`),
+        sealed: seal(key, plaintext, `tlog record ${event.ref_id}`, drawn.subarray(SALT_BYTES)),
       });
     }
     return prepared;
@@ -259,20 +262,27 @@ export class TransparencyLog {
   async #dataKeys(trx: Transaction<Schema>, userIds: string[]): Promise<Map<string, Uint8Array>> {
     const keys = new Map<string, Uint8Array>();
     if (userIds.length === 0) return keys;
-    const fresh = userIds.map((userId) => ({
-      userId,
-      wrapped: seal(this.keys.wrapKey, randomBytes(DATA_KEY_BYTES), `data key ${userId}`),
-    }));
-    await sql`
-      INSERT INTO user_data_keys (user_id, wrapped_key)
-      SELECT user_id, decode(wrapped, 'hex')
-      FROM unnest(${fresh.map((f) => f.userId)}::uuid[], ${fresh.map((f) => f.wrapped.toString('hex'))}::text[]) AS v(user_id, wrapped)
-      ON CONFLICT (user_id) DO NOTHING`.execute(trx);
-    const rows = await trx
-      .selectFrom('user_data_keys')
-      .select(['user_id', 'wrapped_key'])
-      .where('user_id', 'in', userIds)
-      .execute();
+    const read = async (ids: string[]) =>
+      (
+        await sql<{ user_id: string; wrapped_key: Uint8Array | null }>`
+          SELECT user_id, wrapped_key FROM user_data_keys WHERE user_id = ANY(${ids}::uuid[])`.execute(trx)
+      ).rows;
+    const rows = await read(userIds);
+    const known = new Set(rows.map((row) => row.user_id));
+    const missing = userIds.filter((userId) => !known.has(userId));
+    if (missing.length > 0) {
+      // First records of these users: make their keys (a key made elsewhere meanwhile wins; it is read back).
+      const fresh = missing.map((userId) => ({
+        userId,
+        wrapped: seal(this.keys.wrapKey, randomBytes(DATA_KEY_BYTES), `data key ${userId}`),
+      }));
+      await sql`
+        INSERT INTO user_data_keys (user_id, wrapped_key)
+        SELECT user_id, decode(wrapped, 'hex')
+        FROM unnest(${fresh.map((f) => f.userId)}::uuid[], ${fresh.map((f) => f.wrapped.toString('hex'))}::text[]) AS v(user_id, wrapped)
+        ON CONFLICT (user_id) DO NOTHING`.execute(trx);
+      rows.push(...(await read(missing)));
+    }
     for (const row of rows) {
       if (row.wrapped_key === null) continue;
       const key = open(this.keys.wrapKey, row.wrapped_key, `data key ${row.user_id}`);
