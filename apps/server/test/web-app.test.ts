@@ -42,6 +42,22 @@ describe('serving the web app', () => {
     },
   );
 
+  it.each([
+    ['GET', '/api/health', 200],
+    ['GET', '/api/no-such-route', 404],
+    ['POST', '/api/transfer', 400],
+  ] as const)('answers %s %s (%i) with the security headers', async (method, url, status) => {
+    const response = await test.app.inject({ method, url, payload: method === 'POST' ? {} : undefined });
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(response.headers['permissions-policy']).toContain('camera=(self)');
+    // Strict-Transport-Security only in production (the test server runs over plain HTTP).
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+  });
+
   it('serves hashed assets with a year-long immutable cache', async () => {
     const response = await test.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
     expect(response.statusCode).toBe(200);

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import type { Env } from '../env';
 import { AppError } from '../lib/app-error';
 
@@ -30,11 +30,15 @@ export function contentSecurityPolicy(env: Env): Record<string, string[] | null>
 }
 
 export async function registerSecurity(app: FastifyInstance, env: Env): Promise<void> {
-  await app.register(helmet, {
+  // Helmet's middleware is built once (its Fastify plugin rebuilds it, parsing the policy, on every request).
+  const securityHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(env) },
     strictTransportSecurity: env.NODE_ENV === 'production',
     // The camera is needed for palm capture on our own origin.
     permittedCrossDomainPolicies: false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=(self), payment=()');
