@@ -47,7 +47,9 @@ describe('serving the web app', () => {
     ['GET', '/api/no-such-route', 404],
     ['POST', '/api/transfer', 400],
   ] as const)('answers %s %s (%i) with the security headers', async (method, url, status) => {
-    const response = await test.app.inject({ method, url, payload: method === 'POST' ? {} : undefined });
+    const response = await test.app.inject(
+      method === 'POST' ? { method, url, payload: {} } : { method, url },
+    );
     expect(response.statusCode).toBe(status);
     expect(response.headers['content-security-policy']).toContain("default-src 'self'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
