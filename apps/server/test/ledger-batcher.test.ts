@@ -152,9 +152,20 @@ describe(`group-committed transfers on ${testDatabaseKind}`, () => {
     // Two transfers of one session at once and one verification: exactly one goes through.
     const results = await Promise.all([outcome(send(id)), outcome(send(randomUUID()))]);
     expect(results.sort()).toEqual(['ok', 'verification_missing']);
-    // A retry of a done transfer replays without spending anything.
+    // A retry of a done transfer replays without spending anything: a fresh verification stays unspent.
+    await verify();
     expect(await outcome(send(id))).toBe('ok');
     expect(await posted(ravi.account)).toBe(100n);
+    const unspent = await test.database.db
+      .selectFrom('verifications')
+      .select('id')
+      .where('session_id', '=', sessionId)
+      .where('consumed_at', 'is', null)
+      .where('created_at', '>', new Date(Date.now() - 300_000))
+      .execute();
+    expect(unspent).toHaveLength(1);
+    expect(await outcome(send(randomUUID()))).toBe('ok');
+    expect(await posted(ravi.account)).toBe(200n);
   });
 
   it('runs a failed batch one by one, so one bad transfer cannot sink the others', async () => {

@@ -8,13 +8,12 @@ import {
   type LedgerLimits,
   type TransferKind,
 } from '@hasta/ledger/rules';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { LedgerAccountsTable, Schema } from '../db/schema';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import type { Schema } from '../db/schema';
 import {
   errorCode,
   MAX_ATTEMPTS,
   RETRYABLE,
-  toState,
   transferRequestHash,
   type Ledger,
   type TransferRecord,
@@ -64,10 +63,11 @@ type Outcome = TransferRecord | LedgerErrorCode | 'verification_missing';
 
 /**
  * Group commit for single-phase transfers: requests that arrive while a batch is being written wait for the
- * next one, and each batch is one READ COMMITTED transaction with a fixed number of statements whatever its
- * size — claim the ids, spend the verifications, lock every account involved in id order (`FOR UPDATE`),
- * apply the ledger's rules in memory in arrival order, then write the counters, the transfers and the
- * refusals with one statement each. The outcome of every transfer is exactly what `Ledger.transfer` would
+ * next one, and each batch is one READ COMMITTED transaction of two statements whatever its size (four round
+ * trips with BEGIN and COMMIT): the first claims the ids, spends the verifications and locks every account
+ * involved in id order (`FOR UPDATE`); the ledger's rules are applied in memory in arrival order; the second
+ * writes the counters, the transfers and the refusals, and gives back the ids of transfers that had no
+ * verification to spend. (A replay adds one read.) The outcome of every transfer is exactly what `Ledger.transfer` would
  * give: the same request hash, the same idempotency and refusal rules. If a batch fails for a reason other
  * than a retryable conflict, its transfers are run one by one through `Ledger.transfer`, so one bad transfer
  * cannot sink the others.
@@ -207,14 +207,57 @@ export class TransferBatcher {
   async #write(trx: Transaction<Schema>, batch: Waiting[]): Promise<Outcome[]> {
     const outcomes = new Array<Outcome | undefined>(batch.length);
 
-    // 1. Claim the ids. An id already claimed (by an earlier request, or one being written right now, which
-    // this insert waits for) is a replay.
-    const claimedRows = await sql<{ id: string }>`
-      INSERT INTO ledger_requests (id, request_hash)
-      SELECT * FROM unnest(${batch.map((w) => w.input.id)}::uuid[], ${batch.map((w) => w.requestHash)}::text[])
-      ON CONFLICT (id) DO NOTHING
-      RETURNING id`.execute(trx);
-    const claimed = new Set(claimedRows.rows.map((row) => row.id));
+    // 1. One statement: claim the ids, spend one verification per claimed transfer that needs one, and lock
+    // every account the batch names, in one global order (`ORDER BY id FOR UPDATE`). An id already claimed
+    // (by an earlier request, or one being written right now, which the insert waits for) is a replay, and a
+    // replay spends nothing.
+    const needing = batch.filter((w) => w.input.verification);
+    const accountIds = [
+      ...new Set(batch.flatMap((w) => [w.input.debitAccountId, w.input.creditAccountId])),
+    ].sort();
+    const first = await sql<{
+      k: 'account' | 'claimed' | 'spent';
+      id: string;
+      kind: AccountState['kind'] | null;
+      debits_posted: bigint | null;
+      credits_posted: bigint | null;
+      debits_pending: bigint | null;
+      credits_pending: bigint | null;
+    }>`
+      WITH claimed AS (
+        INSERT INTO ledger_requests (id, request_hash)
+        SELECT * FROM unnest(${batch.map((w) => w.input.id)}::uuid[], ${batch.map((w) => w.requestHash)}::text[])
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id
+      ), wanted AS (
+        SELECT w.* FROM unnest(${needing.map((w) => w.input.id)}::uuid[], ${needing.map((w) => w.input.verification!.sessionId)}::uuid[],
+                               ${needing.map((w) => w.input.verification!.purpose)}::text[],
+                               ${needing.map((w) => w.input.verification!.createdAfter.toISOString())}::timestamptz[])
+                    AS w(transfer_id, session_id, purpose, created_after)
+        JOIN claimed ON claimed.id = w.transfer_id
+      ), spent AS (${spendStatement(sql`wanted`)}
+      ), locked AS (
+        SELECT * FROM ledger_accounts WHERE id = ANY(${accountIds}::uuid[]) ORDER BY id FOR UPDATE
+      )
+      SELECT 'account' AS k, id, kind, debits_posted, credits_posted, debits_pending, credits_pending FROM locked
+      UNION ALL SELECT 'claimed', id, NULL, NULL, NULL, NULL, NULL FROM claimed
+      UNION ALL SELECT 'spent', session_id, NULL, NULL, NULL, NULL, NULL FROM spent`.execute(trx);
+    const claimed = new Set<string>();
+    const spent = new Set<string>();
+    const accounts = new Map<string, AccountState>();
+    for (const row of first.rows) {
+      if (row.k === 'claimed') claimed.add(row.id);
+      else if (row.k === 'spent') spent.add(row.id);
+      else
+        accounts.set(row.id, {
+          id: row.id,
+          kind: row.kind!,
+          debitsPosted: BigInt(row.debits_posted!),
+          creditsPosted: BigInt(row.credits_posted!),
+          debitsPending: BigInt(row.debits_pending!),
+          creditsPending: BigInt(row.credits_pending!),
+        });
+    }
     const replays = batch.filter((w) => !claimed.has(w.input.id));
     if (replays.length > 0) {
       const previous = await replayOutcomes(trx, replays);
@@ -223,45 +266,23 @@ export class TransferBatcher {
       });
     }
 
-    // 2. Spend one verification per transfer that needs one; without one the transfer gives its id back.
-    const needing = batch.filter((w) => claimed.has(w.input.id) && w.input.verification);
-    if (needing.length > 0) {
-      const spent = await spendVerifications(
-        trx,
-        needing.map((w) => w.input.verification!),
-      );
-      const unclaim: string[] = [];
-      batch.forEach((w, i) => {
-        const session = w.input.verification?.sessionId;
-        if (claimed.has(w.input.id) && session !== undefined && !spent.has(session)) {
-          outcomes[i] = 'verification_missing';
-          claimed.delete(w.input.id);
-          unclaim.push(w.input.id);
-        }
-      });
-      if (unclaim.length > 0)
-        await sql`DELETE FROM ledger_requests WHERE id = ANY(${unclaim}::uuid[])`.execute(trx);
-    }
+    // 2. A claimed transfer whose session had no verification to spend gives its id back.
+    const unclaim: string[] = [];
+    batch.forEach((w, i) => {
+      const session = w.input.verification?.sessionId;
+      if (claimed.has(w.input.id) && session !== undefined && !spent.has(session)) {
+        outcomes[i] = 'verification_missing';
+        claimed.delete(w.input.id);
+        unclaim.push(w.input.id);
+      }
+    });
 
-    // 3. Lock every account involved, in one global order, and apply the rules in arrival order.
-    const fresh = batch
-      .map((w, i) => ({ w, i }))
-      .filter(({ w, i }) => claimed.has(w.input.id) && outcomes[i] === undefined);
-    const accountIds = [
-      ...new Set(fresh.flatMap(({ w }) => [w.input.debitAccountId, w.input.creditAccountId])),
-    ].sort();
-    const accounts = new Map<string, AccountState>();
-    if (accountIds.length > 0) {
-      const locked = await sql<Selectable<LedgerAccountsTable>>`
-        SELECT * FROM ledger_accounts WHERE id = ANY(${accountIds}::uuid[]) ORDER BY id FOR UPDATE`.execute(
-        trx,
-      );
-      for (const row of locked.rows) accounts.set(row.id, toState(row));
-    }
+    // 3. Apply the rules in memory, in arrival order.
     const changed = new Set<AccountState>();
     const accepted: { w: Waiting; i: number }[] = [];
     const refused: { id: string; code: LedgerErrorCode }[] = [];
-    for (const { w, i } of fresh) {
+    batch.forEach((w, i) => {
+      if (!claimed.has(w.input.id) || outcomes[i] !== undefined) return;
       const { input } = w;
       const debit = accounts.get(input.debitAccountId);
       const credit = accounts.get(input.creditAccountId);
@@ -273,27 +294,34 @@ export class TransferBatcher {
       if (code !== null) {
         outcomes[i] = code;
         refused.push({ id: input.id, code });
-        continue;
+        return;
       }
       applyTransfer(debit!, credit!, input.amountPaise, 'single');
       changed.add(debit!).add(credit!);
       accepted.push({ w, i });
-    }
+    });
 
-    // 4. Write the counters, the transfers and the refusals: one statement each.
-    if (changed.size > 0) {
+    // 4. One statement: the counters, the transfers, the refusals and the ids given back.
+    if (changed.size + accepted.length + refused.length + unclaim.length > 0) {
       const rows = [...changed];
-      await sql`
-        UPDATE ledger_accounts AS a
-        SET debits_posted = v.dp, credits_posted = v.cp, debits_pending = v.dq, credits_pending = v.cq
-        FROM unnest(${rows.map((a) => a.id)}::uuid[], ${rows.map((a) => a.debitsPosted.toString())}::int8[],
-                    ${rows.map((a) => a.creditsPosted.toString())}::int8[], ${rows.map((a) => a.debitsPending.toString())}::int8[],
-                    ${rows.map((a) => a.creditsPending.toString())}::int8[]) AS v(id, dp, cp, dq, cq)
-        WHERE a.id = v.id`.execute(trx);
-    }
-    if (accepted.length > 0) {
       const inputs = accepted.map(({ w }) => w.input);
       const written = await sql<TransferRecord>`
+        WITH counters AS (
+          UPDATE ledger_accounts AS a
+          SET debits_posted = v.dp, credits_posted = v.cp, debits_pending = v.dq, credits_pending = v.cq
+          FROM unnest(${rows.map((a) => a.id)}::uuid[], ${rows.map((a) => a.debitsPosted.toString())}::int8[],
+                      ${rows.map((a) => a.creditsPosted.toString())}::int8[], ${rows.map((a) => a.debitsPending.toString())}::int8[],
+                      ${rows.map((a) => a.creditsPending.toString())}::int8[]) AS v(id, dp, cp, dq, cq)
+          WHERE a.id = v.id
+          RETURNING a.id
+        ), refusals AS (
+          UPDATE ledger_requests AS r SET error_code = v.code
+          FROM unnest(${refused.map((r) => r.id)}::uuid[], ${refused.map((r) => r.code)}::text[]) AS v(id, code)
+          WHERE r.id = v.id
+          RETURNING r.id
+        ), given_back AS (
+          DELETE FROM ledger_requests WHERE id = ANY(${unclaim}::uuid[]) RETURNING id
+        )
         INSERT INTO ledger_transfers (id, debit_account_id, credit_account_id, amount_paise, kind, phase, initiated_by)
         SELECT id, debit, credit, amount, kind, 'single', initiated_by
         FROM unnest(${inputs.map((t) => t.id)}::uuid[], ${inputs.map((t) => t.debitAccountId)}::uuid[],
@@ -304,12 +332,6 @@ export class TransferBatcher {
         RETURNING *`.execute(trx);
       const byId = new Map(written.rows.map((row) => [row.id, row]));
       for (const { w, i } of accepted) outcomes[i] = byId.get(w.input.id)!;
-    }
-    if (refused.length > 0) {
-      await sql`
-        UPDATE ledger_requests AS r SET error_code = v.code
-        FROM unnest(${refused.map((r) => r.id)}::uuid[], ${refused.map((r) => r.code)}::text[]) AS v(id, code)
-        WHERE r.id = v.id`.execute(trx);
     }
 
     // Every transfer of the batch has exactly one outcome before the transaction commits.
@@ -355,18 +377,29 @@ export async function spendVerifications(
   wanted: VerificationToSpend[],
 ): Promise<Set<string>> {
   const spent = await sql<{ session_id: string }>`
+    WITH wanted AS (
+      SELECT * FROM unnest(${wanted.map((w) => w.sessionId)}::uuid[], ${wanted.map((w) => w.purpose)}::text[],
+                           ${wanted.map((w) => w.createdAfter.toISOString())}::timestamptz[]) AS w(session_id, purpose, created_after)
+    )
+    ${spendStatement(sql`wanted`)}`.execute(trx);
+  return new Set(spent.rows.map((row) => row.session_id));
+}
+
+/**
+ * The UPDATE that spends the newest unspent, unexpired verification of each session named by `wanted` (a
+ * relation with `session_id`, `purpose` and `created_after`; sessions distinct), returning `session_id`.
+ */
+function spendStatement(wanted: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
     UPDATE verifications AS v SET consumed_at = now()
     WHERE v.id IN (
       SELECT DISTINCT ON (c.session_id) c.id
       FROM verifications c
-      JOIN unnest(${wanted.map((w) => w.sessionId)}::uuid[], ${wanted.map((w) => w.purpose)}::text[],
-                  ${wanted.map((w) => w.createdAfter.toISOString())}::timestamptz[]) AS w(session_id, purpose, created_after)
-        ON c.session_id = w.session_id AND c.purpose = w.purpose AND c.created_at > w.created_after
+      JOIN ${wanted} AS w ON c.session_id = w.session_id AND c.purpose = w.purpose AND c.created_at > w.created_after
       JOIN sessions s ON s.id = c.session_id AND s.revoked_at IS NULL AND s.expires_at > now()
       JOIN users u ON u.id = s.user_id AND NOT u.must_change_password
       WHERE c.consumed_at IS NULL
       ORDER BY c.session_id, c.created_at DESC)
     AND v.consumed_at IS NULL
-    RETURNING v.session_id`.execute(trx);
-  return new Set(spent.rows.map((row) => row.session_id));
+    RETURNING v.session_id`;
 }
