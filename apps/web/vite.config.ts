@@ -2,6 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+import { mediapipeHands } from './build/mediapipe-hands';
 import { precompress } from './build/precompress';
 
 /** The Fastify server in development; it owns `/api`, `/Palm` and the dev-only `/dev/outbox` page. */
@@ -15,7 +16,7 @@ const proxy = {
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), mediapipeHands(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

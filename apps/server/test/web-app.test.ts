@@ -7,12 +7,22 @@ import { buildTestApp, type TestApp } from './support/test-app';
 
 const CHUNK = `export const rows = [${Array.from({ length: 400 }, (_, i) => `'row ${i}'`).join(', ')}];`;
 
+/** The first bytes of a WebAssembly module (magic and version). */
+const WASM = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+
 function fakeBuild(): string {
   const dir = mkdtempSync(join(tmpdir(), 'hasta-web-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Hasta</title><div id="root"></div>');
   writeFileSync(join(dir, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // MediaPipe Hands as the build copies it (apps/web/build/mediapipe-hands.ts): binary files left as they are.
+  const mediapipe = join(dir, 'assets', 'mediapipe-hands-0.4');
+  mkdirSync(mediapipe);
+  for (const name of ['hands_solution_simd_wasm_bin.wasm', 'hands_solution_packed_assets.data'])
+    writeFileSync(join(mediapipe, name), WASM);
+  writeFileSync(join(mediapipe, 'hand_landmark_lite.tflite'), WASM);
+  writeFileSync(join(mediapipe, 'hands.binarypb'), WASM);
   // A chunk as the build leaves it: the file with its brotli and gzip forms beside it.
   const chunk = join(dir, 'assets', 'page-4d5e6f.js');
   writeFileSync(chunk, CHUNK);
@@ -37,8 +47,12 @@ describe('serving the web app', () => {
       expect(response.statusCode).toBe(200);
       expect(response.body).toContain('<div id="root"></div>');
       expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
-      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      const csp = response.headers['content-security-policy'];
+      // WebAssembly (MediaPipe Hands in the palm scanner) may compile; eval() and inline scripts may not.
+      expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval';");
+      expect(csp).not.toMatch(/'unsafe-eval'|script-src[^;]*'unsafe-inline'/);
+      expect(csp).toContain("connect-src 'self';");
+      expect(csp).toContain("frame-ancestors 'none'");
     },
   );
 
@@ -64,6 +78,24 @@ describe('serving the web app', () => {
     const response = await test.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('console.log("app")');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it.each([
+    ['hands_solution_simd_wasm_bin.wasm', 'application/wasm'],
+    ['hands_solution_packed_assets.data', 'application/octet-stream'],
+    ['hand_landmark_lite.tflite', 'application/octet-stream'],
+    ['hands.binarypb', 'application/octet-stream'],
+  ])('serves MediaPipe’s %s as %s, unchanged and cached', async (name, type) => {
+    const response = await test.app.inject({
+      method: 'GET',
+      url: `/assets/mediapipe-hands-0.4/${name}`,
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe(type);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.rawPayload.equals(WASM)).toBe(true);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 

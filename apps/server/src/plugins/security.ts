@@ -10,12 +10,17 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
 /** Map tiles for the kiosk locator (OpenStreetMap's standard tile server). */
 export const MAP_TILE_ORIGIN = 'https://tile.openstreetmap.org';
 
-/** The policy the web app runs under: everything from our own origin, nothing inline but styles. */
+/**
+ * The policy the web app runs under: everything from our own origin, nothing inline but styles.
+ * 'wasm-unsafe-eval' lets the palm scanner compile the WebAssembly of MediaPipe Hands (served from our own
+ * origin); it allows WebAssembly only, not eval() or new Function(). MediaPipe needs nothing else: it
+ * fetches its files with connect-src 'self', starts no worker and makes no blob: script.
+ */
 export function contentSecurityPolicy(env: Env): Record<string, string[] | null> {
   return {
     'default-src': ["'self'"],
     'base-uri': ["'self'"],
-    'script-src': ["'self'"],
+    'script-src': ["'self'", "'wasm-unsafe-eval'"],
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', 'blob:', MAP_TILE_ORIGIN],
     'font-src': ["'self'"],

@@ -1,7 +1,9 @@
 import { DEMO_SCAN_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
-import { PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
+import { PALM_ROI_SIZE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
 import type { Hand, PalmScan } from '@hasta/contracts/palm';
+import { assessHand, greyFromRgba, warpRoi } from '@hasta/palm/roi';
+import type { HandPose, PalmRoi } from '@hasta/palm/roi';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 
@@ -14,6 +16,7 @@ import { demoFrames } from './demo-palm';
 import { fetchPalmConfig, palmConfigQueryKey } from './palm-config';
 import { assessRoi, bytesToBase64, guideBox, roiFromRgba, workingSide } from './palm-frame';
 import type { PalmQuality } from './palm-frame';
+import type { HandTracker, TrackedHand } from './hand-landmarks';
 
 /** How often the guide box is looked at. */
 const LOOK_INTERVAL_MS = 150;
@@ -21,6 +24,13 @@ const LOOK_INTERVAL_MS = 150;
 const CAPTURE_GAP_MS = 400;
 /** Frames already taken are dropped when the palm has been out of shape for this long (it may be another). */
 const RESET_AFTER_MS = 1_500;
+/** A hand seen this recently keeps the landmark ROI through a look that misses it (no switch to the box). */
+const HAND_LOST_MS = 1_000;
+/** With no hand for this long, the hand tracker looks only every SLOW_LOOK_EVERY-th time (the box is used). */
+const NO_HAND_SLOW_AFTER_MS = 4_000;
+const SLOW_LOOK_EVERY = 4;
+/** The camera frame is looked at with its shorter side at most this (landmarks and the palm square). */
+const TRACK_MAX_SIDE = 720;
 /** The preview's shape before the camera reports its own (a common 4:3 frame). */
 const DEFAULT_FRAME = { width: 640, height: 480 } as const;
 
@@ -31,6 +41,11 @@ export interface PalmScanOutcome {
 }
 
 interface CommonProps {
+  /**
+   * Kiosks where the hand is placed in a drawn box: only the guide box is cut, no hand tracking is loaded.
+   * Elsewhere the palm square is found from hand landmarks when MediaPipe runs, and the box is the fallback.
+   */
+  guideBoxOnly?: boolean;
   /**
    * Sends the scan (the caller's request). Resolves with what success says; rejects with the reason, whose
    * message is shown (an ApiError's message, else `errorFallback`).
@@ -63,7 +78,15 @@ type Status =
  * Where the server allows it, a clearly labelled demo mode sends a synthetic palm instead, after 2 s.
  */
 export function PalmScanner(props: PalmScannerProps) {
-  const { onScan, errorFallback, showSuccess = true, showError = true, onSuccess, onError } = props;
+  const {
+    onScan,
+    errorFallback,
+    showSuccess = true,
+    showError = true,
+    onSuccess,
+    onError,
+    guideBoxOnly = false,
+  } = props;
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [attempt, setAttempt] = useState(0);
   const busy = useRef(false);
@@ -131,7 +154,11 @@ export function PalmScanner(props: PalmScannerProps) {
     <div className="space-y-4">
       {status.kind === 'idle' ? (
         <>
-          <CameraScan key={attempt} onCaptured={(frames) => void submit({ frames, source: 'camera' })} />
+          <CameraScan
+            key={attempt}
+            guideBoxOnly={guideBoxOnly}
+            onCaptured={(frames) => void submit({ frames, source: 'camera' })}
+          />
           {demoAllowed ? (
             <DemoOption
               hands={props.purpose === 'register' ? [props.hand] : ['left', 'right']}
@@ -166,13 +193,28 @@ export function PalmScanner(props: PalmScannerProps) {
   );
 }
 
-const FEEDBACK: Readonly<Record<PalmQuality, string>> = {
+/** What a look found: the picture's quality, or what is wrong with how the tracked hand is held. */
+type Feedback = PalmQuality | Exclude<HandPose, 'ok'>;
+
+const FEEDBACK: Readonly<Record<Feedback, string>> = {
   'too-dark': 'Too dark: move to better light.',
   'too-bright': 'Too bright: move out of direct light.',
   'no-palm': 'No palm in the box: hold your palm flat inside the box.',
   moving: 'Hold still.',
   ok: 'Palm found: hold still while it is captured.',
+  'out-of-frame': 'Keep your whole hand inside the picture.',
+  'too-far': 'Move your hand closer to the camera.',
+  'too-close': 'Move your hand a little further from the camera.',
+  'show-palm': 'Show the palm of your hand, not its back.',
+  'turn-palm': 'Turn your palm flat towards the camera.',
+  'open-hand': 'Open your hand and spread your fingers.',
+  rotated: 'Hold your hand upright, fingers pointing up.',
 };
+
+/** Where the ROI comes from: the palm square of the tracked hand, or the drawn guide box. */
+type RoiMode = 'landmarks' | 'guide-box';
+/** The hand tracker's state, shown on the preview as data attributes (for tests and support). */
+type TrackerState = 'off' | 'loading' | 'ready' | 'unavailable';
 
 type CameraState = 'starting' | 'live' | 'failed';
 
@@ -194,12 +236,59 @@ function lookAtGuideBox(
   return roiFromRgba(context.getImageData(0, 0, side, side).data, side);
 }
 
-/** The live camera with the guide box, its feedback and the capture progress. Unmounting stops the camera. */
-function CameraScan({ onCaptured }: { onCaptured: (frames: string[]) => void }) {
+/** The camera frame drawn at its tracking size into a canvas (landmarks and pixels then match exactly). */
+function drawFrame(video: HTMLVideoElement, canvas: HTMLCanvasElement, context: CanvasRenderingContext2D) {
+  const scale = Math.min(1, TRACK_MAX_SIDE / Math.min(video.videoWidth, video.videoHeight));
+  const width = Math.max(1, Math.round(video.videoWidth * scale));
+  const height = Math.max(1, Math.round(video.videoHeight * scale));
+  if (canvas.width !== width || canvas.height !== height) {
+    canvas.width = width;
+    canvas.height = height;
+  }
+  context.drawImage(video, 0, 0, width, height);
+  return { width, height };
+}
+
+/** The grey PALM_ROI_SIZE² palm square of the frame in `canvas` (mirrored for a left hand). */
+function cutPalmSquare(
+  canvas: HTMLCanvasElement,
+  context: CanvasRenderingContext2D,
+  roi: PalmRoi,
+): Uint8Array {
+  const { width, height } = canvas;
+  const grey = greyFromRgba(context.getImageData(0, 0, width, height).data, width, height);
+  const supersample = Math.min(4, Math.max(1, Math.ceil(roi.side / PALM_ROI_SIZE)));
+  const square = warpRoi(grey, width, height, roi, PALM_ROI_SIZE, supersample);
+  grey.fill(0);
+  return square;
+}
+
+/** The tracked palm square as an SVG polygon's points, in frame pixels (the overlay's viewBox). */
+function squarePoints(roi: PalmRoi, scale: number): string {
+  return roi.corners.map((corner) => `${corner.x / scale},${corner.y / scale}`).join(' ');
+}
+
+/**
+ * The live camera with its feedback and the capture progress. Unmounting stops the camera. Each look goes to
+ * the hand tracker (loaded when the camera starts, unless `guideBoxOnly`): with a hand held well, the ROI is
+ * its palm square, warped upright (left hands mirrored) and drawn on the preview; without a tracker, or
+ * with no hand found for HAND_LOST_MS, it is the guide box as before. Frames of one scan all come from the
+ * same kind of ROI.
+ */
+function CameraScan({
+  onCaptured,
+  guideBoxOnly,
+}: {
+  onCaptured: (frames: string[]) => void;
+  guideBoxOnly: boolean;
+}) {
   const videoRef = useRef<HTMLVideoElement>(null);
+  const previewRef = useRef<HTMLDivElement>(null);
   const progressLabelId = useId();
   const [camera, setCamera] = useState<CameraState>('starting');
-  const [quality, setQuality] = useState<PalmQuality | null>(null);
+  const [quality, setQuality] = useState<Feedback | null>(null);
+  const [mode, setMode] = useState<RoiMode>('guide-box');
+  const [palmSquare, setPalmSquare] = useState<string | null>(null);
   const [captured, setCaptured] = useState(0);
   const [frame, setFrame] = useState<{ width: number; height: number }>(DEFAULT_FRAME);
   const [cameraAttempt, setCameraAttempt] = useState(0);
@@ -210,20 +299,58 @@ function CameraScan({ onCaptured }: { onCaptured: (frames: string[]) => void }) 
     let stream: MediaStream | null = null;
     let timer: number | undefined;
     const canvas = document.createElement('canvas');
+    const frameCanvas = document.createElement('canvas');
     const frames: string[] = [];
+    let tracker: HandTracker | null = null;
+    const showTracker = (state: TrackerState, detail?: Record<string, string>) => {
+      const preview = previewRef.current;
+      if (preview === null) return;
+      preview.dataset['handTracker'] = state;
+      for (const [key, value] of Object.entries(detail ?? {})) preview.dataset[key] = value;
+    };
     const release = () => {
       stopped = true;
       window.clearTimeout(timer);
       stopStream(stream);
+      tracker?.reset();
       const video = videoRef.current;
       if (video !== null) video.srcObject = null;
       canvas.width = 0;
       canvas.height = 0;
+      frameCanvas.width = 0;
+      frameCanvas.height = 0;
+    };
+
+    const startTracker = () => {
+      if (guideBoxOnly) {
+        showTracker('off');
+        return;
+      }
+      // Loaded only now, once the camera is live: MediaPipe is never part of a page's first load, and its
+      // start (wasm, model, first look; seconds on a slow device) does not hold up the camera's.
+      showTracker('loading');
+      import('./hand-landmarks')
+        .then(({ loadHandTracker }) => loadHandTracker())
+        .then(
+          (loaded) => {
+            if (stopped) return;
+            tracker = loaded;
+            showTracker('ready', { handTrackerInference: loaded.inference });
+          },
+          (error: unknown) => {
+            // The guide box stays: MediaPipe does not run here (its reason is kept for support).
+            if (stopped) return;
+            showTracker('unavailable', {
+              handTrackerError: error instanceof Error ? error.message : 'unknown',
+            });
+          },
+        );
     };
 
     const start = async () => {
       const context = canvas.getContext('2d', { willReadFrequently: true });
-      if (context === null) throw new Error('2d canvas unavailable');
+      const frameContext = frameCanvas.getContext('2d', { willReadFrequently: true });
+      if (context === null || frameContext === null) throw new Error('2d canvas unavailable');
       const media = await openCamera(() => stopped);
       stream = media;
       if (stopped) {
@@ -236,43 +363,118 @@ function CameraScan({ onCaptured }: { onCaptured: (frames: string[]) => void }) 
       await video.play();
       if (stopped) return;
       setCamera('live');
+      startTracker();
       let previous: Float32Array | null = null;
       let lastCaptureAt = -Infinity;
       let badSince: number | null = null;
-      const look = () => {
+      let roiMode: RoiMode = 'guide-box';
+      let lastHandAt = -Infinity;
+      const startedAt = performance.now();
+      let looks = 0;
+      let trackedLooks = 0;
+      let handsFound = 0;
+      /** Judges one look's ROI and takes it when good; returns true when the scan is complete. */
+      const judge = (roi: Uint8Array, now: number): boolean => {
+        const assessment = assessRoi(roi, previous);
+        previous = assessment.detail;
+        setQuality(assessment.quality);
+        if (assessment.quality === 'ok') {
+          badSince = null;
+          if (now - lastCaptureAt >= CAPTURE_GAP_MS) {
+            frames.push(bytesToBase64(roi));
+            lastCaptureAt = now;
+            setCaptured(frames.length);
+            if (frames.length >= PALM_SCAN_FRAMES) {
+              release();
+              captureDone(frames.splice(0, frames.length));
+              return true;
+            }
+          }
+        } else notGood(now);
+        return false;
+      };
+      const notGood = (now: number) => {
+        badSince ??= now;
+        if (frames.length > 0 && now - badSince >= RESET_AFTER_MS) {
+          frames.length = 0;
+          setCaptured(0);
+        }
+      };
+      const switchMode = (next: RoiMode) => {
+        if (next === roiMode) return;
+        // Frames of one scan come from one kind of ROI.
+        roiMode = next;
+        setMode(next);
+        previous = null;
+        frames.length = 0;
+        setCaptured(0);
+        if (next === 'guide-box') setPalmSquare(null);
+      };
+      /** The tracked hand of this look (null when none, or when the tracker does not look this time). */
+      const track = async (
+        now: number,
+      ): Promise<{ found: TrackedHand; width: number; height: number } | null> => {
+        if (tracker === null) return null;
+        looks += 1;
+        const slow = now - Math.max(lastHandAt, startedAt) > NO_HAND_SLOW_AFTER_MS;
+        if (slow && roiMode === 'guide-box' && looks % SLOW_LOOK_EVERY !== 0) return null;
+        const { width, height } = drawFrame(video, frameCanvas, frameContext);
+        try {
+          const found = await tracker.detect(frameCanvas);
+          trackedLooks += 1;
+          if (found !== null) handsFound += 1;
+          const preview = previewRef.current;
+          if (preview !== null) {
+            preview.dataset['handTrackerLooks'] = String(trackedLooks);
+            preview.dataset['handTrackerHands'] = String(handsFound);
+          }
+          return found === null ? null : { found, width, height };
+        } catch (error) {
+          tracker = null;
+          showTracker('unavailable', {
+            handTrackerError: error instanceof Error ? error.message : 'unknown',
+          });
+          return null;
+        }
+      };
+      const look = async () => {
         if (stopped) return;
         if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA && video.videoWidth > 0) {
           const { videoWidth: width, videoHeight: height } = video;
           setFrame((known) => (known.width === width && known.height === height ? known : { width, height }));
-          const roi = lookAtGuideBox(video, canvas, context);
-          const assessment = assessRoi(roi, previous);
-          previous = assessment.detail;
-          setQuality(assessment.quality);
+          const tracked = await track(performance.now());
+          if (stopped) return;
           const now = performance.now();
-          if (assessment.quality === 'ok') {
-            badSince = null;
-            if (now - lastCaptureAt >= CAPTURE_GAP_MS) {
-              frames.push(bytesToBase64(roi));
-              lastCaptureAt = now;
-              setCaptured(frames.length);
-              if (frames.length >= PALM_SCAN_FRAMES) {
-                release();
-                captureDone(frames.splice(0, frames.length));
-                return;
-              }
+          if (tracked !== null) {
+            lastHandAt = now;
+            switchMode('landmarks');
+            const { found } = tracked;
+            const hand = assessHand(found.landmarks, found.hand, tracked.width, tracked.height);
+            const scale = tracked.width / width;
+            setPalmSquare(hand.roi === undefined ? null : squarePoints(hand.roi, scale));
+            if (hand.pose !== 'ok' || hand.roi === undefined) {
+              setQuality(hand.pose === 'ok' ? 'out-of-frame' : hand.pose);
+              previous = null;
+              notGood(now);
+            } else {
+              const roi = cutPalmSquare(frameCanvas, frameContext, hand.roi);
+              const done = judge(roi, now);
+              roi.fill(0);
+              if (done) return;
             }
+          } else if (roiMode === 'landmarks' && now - lastHandAt < HAND_LOST_MS) {
+            // A look that missed the hand: wait for the next before falling back to the box.
           } else {
-            badSince ??= now;
-            if (frames.length > 0 && now - badSince >= RESET_AFTER_MS) {
-              frames.length = 0;
-              setCaptured(0);
-            }
+            switchMode('guide-box');
+            const roi = lookAtGuideBox(video, canvas, context);
+            const done = judge(roi, now);
+            roi.fill(0);
+            if (done) return;
           }
-          roi.fill(0);
         }
-        timer = window.setTimeout(look, LOOK_INTERVAL_MS);
+        timer = window.setTimeout(() => void look(), LOOK_INTERVAL_MS);
       };
-      look();
+      void look();
     };
 
     start().catch(() => {
@@ -285,7 +487,7 @@ function CameraScan({ onCaptured }: { onCaptured: (frames: string[]) => void }) 
       release();
       frames.length = 0;
     };
-  }, [cameraAttempt]);
+  }, [cameraAttempt, guideBoxOnly]);
 
   const box = guideBox(frame.width, frame.height);
   const good = quality === 'ok';
@@ -295,10 +497,13 @@ function CameraScan({ onCaptured }: { onCaptured: (frames: string[]) => void }) 
       : quality === null
         ? 'Place your palm inside the box.'
         : FEEDBACK[quality];
+  const tracking = mode === 'landmarks' && palmSquare !== null;
 
   return (
     <div className="space-y-3">
       <div
+        ref={previewRef}
+        data-roi-mode={mode}
         className="relative overflow-hidden rounded-xl bg-slate-900"
         style={{ aspectRatio: `${frame.width} / ${frame.height}` }}
       >
@@ -309,7 +514,24 @@ function CameraScan({ onCaptured }: { onCaptured: (frames: string[]) => void }) 
           muted
           playsInline
         />
-        {camera === 'live' ? (
+        {camera === 'live' && tracking ? (
+          <svg
+            aria-hidden="true"
+            data-testid="palm-tracked-square"
+            className="absolute inset-0 h-full w-full"
+            viewBox={`0 0 ${frame.width} ${frame.height}`}
+            preserveAspectRatio="none"
+          >
+            <polygon
+              points={palmSquare}
+              fill="none"
+              strokeWidth={4}
+              vectorEffect="non-scaling-stroke"
+              className={good ? 'stroke-emerald-400' : 'stroke-amber-300'}
+            />
+          </svg>
+        ) : null}
+        {camera === 'live' && !tracking ? (
           <div
             aria-hidden="true"
             data-testid="palm-guide-box"
@@ -329,6 +551,8 @@ function CameraScan({ onCaptured }: { onCaptured: (frames: string[]) => void }) 
             setCamera('starting');
             setQuality(null);
             setCaptured(0);
+            setMode('guide-box');
+            setPalmSquare(null);
             setCameraAttempt((count) => count + 1);
           }}
         />
