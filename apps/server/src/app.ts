@@ -114,6 +114,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await palm.init();
   app.decorate('palm', palm);
+  app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);
   await registerSecurity(app, env);

@@ -186,6 +186,11 @@ export function galleryShapeOf(template: Shape): GalleryShape {
 }
 
 export const DEFAULT_SEARCH_CANDIDATES = 64;
+
+/** The number of entries `PalmGallery.search` shortlists for a requested count. */
+export function searchCandidates(requested: number | undefined): number {
+  return Math.max(2, Math.min(requested ?? DEFAULT_SEARCH_CANDIDATES, 10_000));
+}
 /** Entries beyond this are refused: 2^24 templates of 256 bytes is 4 GB, past what one process should hold. */
 export const MAX_GALLERY_SIZE = 1 << 24;
 
@@ -217,6 +222,17 @@ export class PalmGallery {
 
   has(id: string): boolean {
     return this.slots.has(id);
+  }
+
+  /** The entry's position in the dense array (it changes when another entry is removed). */
+  slotOf(id: string): number | undefined {
+    return this.slots.get(id);
+  }
+
+  /** Throws unless the probe was made under this gallery's key and has its shape. */
+  checkProbe(probe: ProbeTemplates): void {
+    checkShape(probe, this.shape);
+    checkProbe(probe, this.words, this.coarseWords);
   }
 
   /** Adds a template under an id; an id already present is refused (remove it first to replace it). */
@@ -270,8 +286,7 @@ export class PalmGallery {
 
   /** Stage 1: every entry's coarse distance (in symbols) over the probe's coarse alignments, into `out`. */
   scanCoarse(probe: ProbeTemplates, out: Uint16Array, from = 0, to = this.ids.length): void {
-    checkShape(probe, this.shape);
-    checkProbe(probe, this.words, this.coarseWords);
+    this.checkProbe(probe);
     scanCoarse(this.storage, this.words, this.coarseWords, this.shape.symbolBits, probe, out, from, to);
   }
 
@@ -299,7 +314,7 @@ export class PalmGallery {
     checkShape(probe, this.shape);
     checkProbe(probe, this.words, this.coarseWords);
     const size = this.ids.length;
-    const candidates = Math.max(2, Math.min(options.candidates ?? DEFAULT_SEARCH_CANDIDATES, 10_000));
+    const candidates = searchCandidates(options.candidates);
     let shortlist: number[];
     if (size <= candidates) {
       shortlist = Array.from({ length: size }, (_, i) => i);

@@ -2,15 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { PALM_ROI_BYTES, PALM_ROI_SIZE, type Hand, type PalmScan } from '@hasta/contracts/palm';
 import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
 import { parseTemplate, palmHash, serializeTemplate, type ProtectedTemplate } from '@hasta/palm/protect';
+import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import {
   decide,
   decisionPolicy,
-  PalmGallery,
   galleryShapeOf,
   thresholdForFmr,
   verifyDistance,
   type SearchResult,
 } from '@hasta/palm/search';
+import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
 import { AppError } from '../lib/app-error';
@@ -41,6 +42,15 @@ export interface PalmMatch {
   distance: number;
 }
 
+export interface PalmServiceOptions {
+  demoMode: boolean;
+  maxPaymentPaise: bigint;
+  /** Worker threads for the search's first stage (default: up to 2, one per core). */
+  searchThreads?: number;
+  /** Galleries from this size on are scanned by the workers (smaller ones on the main thread). */
+  parallelSearchFrom?: number;
+}
+
 interface Enrolled {
   userId: string;
   hand: Hand;
@@ -55,14 +65,28 @@ interface Enrolled {
  * kept current on every enrolment, withdrawal, restore and erasure.
  */
 export class PalmService {
-  readonly #galleries = new Map<string, PalmGallery>();
+  readonly #galleries = new Map<string, WasmPalmGallery>();
   readonly #enrolled = new Map<string, Enrolled>();
+  /** Stage 1 of large searches in worker threads (started at the first such search; see close()). */
+  readonly #searchPool: PalmSearchPool;
+  /** How many searches ran their first stage each way (none: the gallery fits the shortlist). */
+  readonly searchPaths: Record<Stage1Path, number> = { none: 0, js: 0, wasm: 0, workers: 0 };
 
   constructor(
     private readonly db: Kysely<Schema>,
     private readonly keys: PalmKeys,
-    readonly options: { demoMode: boolean; maxPaymentPaise: bigint },
-  ) {}
+    readonly options: PalmServiceOptions,
+  ) {
+    this.#searchPool = new PalmSearchPool({
+      ...(options.searchThreads !== undefined ? { threads: options.searchThreads } : {}),
+      ...(options.parallelSearchFrom !== undefined ? { parallelFrom: options.parallelSearchFrom } : {}),
+    });
+  }
+
+  /** Stops the search workers (the server's onClose). */
+  async close(): Promise<void> {
+    await this.#searchPool.close();
+  }
 
   /** Templates of palms with a live consent, as one gallery per template key. */
   async init(): Promise<void> {
@@ -121,7 +145,7 @@ export class PalmService {
         throw AppError.of('BAD_REQUEST', 'palmScansDisagree');
       }
     }
-    if (this.#identify(features.slice(0, 1), 1).outcome === 'match') {
+    if ((await this.#identify(features.slice(0, 1), 1)).outcome === 'match') {
       throw AppError.of('CONFLICT', 'palmAlreadyEnrolled');
     }
     const templateId = randomUUID();
@@ -158,9 +182,10 @@ export class PalmService {
    */
   async identify(scan: PalmScan): Promise<PalmMatch> {
     const features = this.readFrames(scan).map((frame) => extractFeatures(frame, PALM_ROI_SIZE));
-    const decision = this.#identify(features, Math.min(PAYMENT_AGREEING_FRAMES, features.length));
-    if (decision.outcome !== 'match') throw AppError.of('BAD_REQUEST', 'palmNotRecognised');
-    const enrolled = this.#enrolled.get(decision.templateId)!;
+    const decision = await this.#identify(features, Math.min(PAYMENT_AGREEING_FRAMES, features.length));
+    // The palm may have been withdrawn or erased while the search ran.
+    const enrolled = decision.outcome === 'match' ? this.#enrolled.get(decision.templateId) : undefined;
+    if (decision.outcome !== 'match' || !enrolled) throw AppError.of('BAD_REQUEST', 'palmNotRecognised');
     if (enrolled.key !== this.keys.current) await this.#renew(decision.templateId, enrolled, features[0]!);
     return {
       userId: enrolled.userId,
@@ -254,16 +279,26 @@ export class PalmService {
     return erased > 0;
   }
 
-  #identify(features: PalmFeatures[], agreeingFrames: number) {
+  /**
+   * The best match over every key's gallery. Stage 1 of a large gallery runs in the search workers, so the
+   * event loop stays free; the results are those of `PalmGallery.search` on the same gallery.
+   */
+  async #identify(features: PalmFeatures[], agreeingFrames: number) {
     let best: { templateId: string; distance: number } | undefined;
-    for (const [keyId, gallery] of this.#galleries) {
+    const gallerySize = this.gallerySize;
+    for (const [keyId, gallery] of [...this.#galleries]) {
       if (gallery.size === 0) continue;
       const key = this.#keyById(keyId)!;
-      const results: SearchResult[] = features.map((feature) => gallery.search(key.protector.probe(feature)));
+      const results: SearchResult[] = [];
+      for (const feature of features) {
+        const result = await this.#searchPool.search(gallery, key.protector.probe(feature));
+        this.searchPaths[result.stage1]++;
+        results.push(result);
+      }
       const decision = decide(
         results,
         decisionPolicy({
-          gallerySize: this.gallerySize,
+          gallerySize,
           targetFpir: TARGET_FPIR,
           minAgreeingFrames: agreeingFrames,
         }),
@@ -321,7 +356,7 @@ export class PalmService {
   #add(templateId: string, enrolled: Enrolled, template: ProtectedTemplate): void {
     let gallery = this.#galleries.get(enrolled.key.keyIdHex);
     if (!gallery) {
-      gallery = new PalmGallery(galleryShapeOf(template));
+      gallery = new WasmPalmGallery(galleryShapeOf(template));
       this.#galleries.set(enrolled.key.keyIdHex, gallery);
     }
     gallery.add(templateId, template);

@@ -1,0 +1,137 @@
+/// <reference types="node" />
+import { afterAll, describe, expect, it } from 'vitest';
+import { PalmSearchPool } from './parallel-search';
+import type { ProbeTemplates } from './protect';
+import { createRng, type Rng } from './random';
+import { PalmGallery, type GalleryShape, type SearchResult } from './search';
+import { WasmPalmGallery } from './wasm-search';
+
+const SHAPE: GalleryShape = {
+  keyId: new Uint8Array(32).fill(9),
+  symbolBits: 2,
+  hashes: 1024,
+  coarseHashes: 512,
+};
+const WORDS = 64;
+
+function randomWords(rng: Rng, length: number): Uint32Array {
+  return Uint32Array.from({ length }, () => rng.nextU32());
+}
+
+/** Random alignments, one of which (fine and coarse) is a noisy copy of `near` when given. */
+function probeOf(rng: Rng, near?: Uint32Array): ProbeTemplates {
+  const fine = randomWords(rng, 25 * WORDS);
+  const coarse = randomWords(rng, 15 * 32);
+  if (near) {
+    fine.set(near, 3 * WORDS);
+    coarse.set(near.subarray(0, 32), 7 * 32);
+    for (let k = 0; k < 30; k++) fine[3 * WORDS + (rng.nextU32() % WORDS)]! ^= 1 << (rng.nextU32() % 32);
+  }
+  return { ...SHAPE, fine, fineAlignments: 25, coarse, coarseAlignments: 15 };
+}
+
+function plain({ best, second, gallerySize, candidates }: SearchResult): SearchResult {
+  return { best, second, gallerySize, candidates };
+}
+
+const pools: PalmSearchPool[] = [];
+function pool(options: { threads?: number; parallelFrom?: number; minShard?: number }): PalmSearchPool {
+  const p = new PalmSearchPool(options);
+  pools.push(p);
+  return p;
+}
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+describe('parallel 1:N search', () => {
+  it('finds what PalmGallery.search finds, with stage 1 in shards over two workers', async () => {
+    const rng = createRng(21);
+    const workers = pool({ threads: 2, parallelFrom: 1, minShard: 100 });
+    for (const size of [300, 1001, 6007]) {
+      const js = new PalmGallery(SHAPE, 16);
+      const wasm = new WasmPalmGallery(SHAPE, 16);
+      for (let i = 0; i < size; i++) {
+        const words = randomWords(rng, WORDS);
+        js.addWords(`id-${i}`, words);
+        wasm.addWords(`id-${i}`, words);
+      }
+      for (let r = 0; r < 4; r++) {
+        const target = r % 2 === 0 ? rng.nextU32() % size : undefined;
+        const probe = probeOf(
+          rng,
+          target === undefined ? undefined : js.wordsView().slice(target * WORDS, (target + 1) * WORDS),
+        );
+        for (const candidates of [64, 256]) {
+          const result = await workers.search(wasm, probe, { candidates });
+          // A silent fall-back to this thread would say so here.
+          expect(result.stage1).toBe('workers');
+          expect(result.shards).toBe(Math.min(8, Math.ceil(size / 100)));
+          expect(workers.lastShardTimes).toHaveLength(2);
+          expect(workers.lastShardCounts.reduce((a, b) => a + b, 0)).toBe(result.shards);
+          const expected = js.search(probe, { candidates });
+          expect(plain(result)).toEqual(expected);
+          if (target !== undefined) expect(result.best?.id).toBe(`id-${target}`);
+        }
+      }
+    }
+    expect(workers.failure).toBeUndefined();
+  });
+
+  it('follows adds (through a new shared memory), removes, and concurrent searches', async () => {
+    const rng = createRng(22);
+    const workers = pool({ threads: 2, parallelFrom: 1 });
+    const js = new PalmGallery(SHAPE, 16);
+    const wasm = new WasmPalmGallery(SHAPE, 16);
+    let next = 0;
+    const add = (count: number) => {
+      for (let k = 0; k < count; k++) {
+        const words = randomWords(rng, WORDS);
+        js.addWords(`id-${next}`, words);
+        wasm.addWords(`id-${next++}`, words);
+      }
+    };
+    add(500);
+    const generation = wasm.kernel!.generation;
+    for (let round = 0; round < 3; round++) {
+      const probes = Array.from({ length: 4 }, () => probeOf(rng, js.wordsView().slice(0, WORDS)));
+      const results = await Promise.all(probes.map((probe) => workers.search(wasm, probe)));
+      results.forEach((result, i) => {
+        expect(result.stage1).toBe('workers');
+        expect(plain(result)).toEqual(js.search(probes[i]!));
+      });
+      add(700);
+      for (let k = 0; k < 200; k++) {
+        const id = `id-${rng.nextU32() % next}`;
+        expect(wasm.remove(id)).toBe(js.remove(id));
+      }
+    }
+    expect(wasm.kernel!.generation).toBeGreaterThan(generation);
+    // Changed right after the call: the search sees the entries as they are when it runs.
+    const probe = probeOf(rng, js.wordsView().slice(WORDS, 2 * WORDS));
+    const pending = workers.search(wasm, probe);
+    add(1);
+    js.remove('id-3');
+    wasm.remove('id-3');
+    const raced = await pending;
+    expect(plain(raced)).toEqual(js.search(probe));
+  });
+
+  it('searches small galleries on the calling thread, and after close', async () => {
+    const rng = createRng(23);
+    const workers = pool({ threads: 2, parallelFrom: 1000 });
+    const wasm = new WasmPalmGallery(SHAPE, 16);
+    for (let i = 0; i < 999; i++) wasm.addWords(`id-${i}`, randomWords(rng, WORDS));
+    expect((await workers.search(wasm, probeOf(rng))).stage1).toBe('wasm');
+    wasm.addWords('id-999', randomWords(rng, WORDS));
+    expect((await workers.search(wasm, probeOf(rng))).stage1).toBe('workers');
+    const tiny = new WasmPalmGallery(SHAPE, 16);
+    tiny.addWords('only', randomWords(rng, WORDS));
+    expect((await workers.search(tiny, probeOf(rng))).stage1).toBe('none');
+    await workers.close();
+    const probe = probeOf(rng);
+    const after = await workers.search(wasm, probe);
+    expect(after.stage1).toBe('wasm');
+    expect(plain(after)).toEqual(wasm.search(probe));
+  });
+});

@@ -1,0 +1,271 @@
+/// <reference types="node" />
+/**
+ * Node only: stage 1 of the 1:N search split over worker threads. Every worker instantiates the WebAssembly
+ * kernel (wasm-search.ts) on the gallery's shared memory and scans one shard of the entries into the shared
+ * score area; the calling thread then runs the shortlist and stage 2 as `PalmGallery.search` does, on the
+ * very same scores, so the results are those of the one-thread search. Small galleries, shapes the kernel
+ * does not handle, and a pool whose workers failed search on the calling thread; every result says which
+ * path its stage 1 took.
+ *
+ * The workers' code is a few lines of plain JavaScript evaluated in the thread (no TypeScript loader, no file
+ * to resolve), so it runs the same under tsx, Vitest and built JavaScript; the compiled module is posted to
+ * them.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ProbeTemplates } from './protect';
+import { searchCandidates, type SearchResult } from './search';
+import { coarseScanBytes, type CoarseScanKernel, type WasmPalmGallery } from './wasm-search';
+
+/** How stage 1 ran: not at all (gallery within the shortlist), JS, the kernel on this thread, or workers. */
+export type Stage1Path = 'none' | 'js' | 'wasm' | 'workers';
+
+export interface ParallelSearchResult extends SearchResult {
+  stage1: Stage1Path;
+  /** Shards scanned by the workers (0 unless stage 1 ran in workers). */
+  shards: number;
+}
+
+/**
+ * Galleries from this size on are scanned by workers by default. Measured by `npm run bench:palm` on the
+ * 2-core machine: at 3·10^4 to 10^5 entries the workers' p50 equalled the kernel on the calling thread (the
+ * messages and the wake-ups cost what the second core saves) with a worse p95; at 10^6 they took about a
+ * quarter off. From 10^5 on they also keep the event loop free for the search's longest part.
+ */
+export const DEFAULT_PARALLEL_FROM = 100_000;
+/** Shards per worker of one search, and by default the fewest entries worth a message. */
+const SHARDS_PER_WORKER = 4;
+const DEFAULT_MIN_SHARD = 16_384;
+
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+let module;
+let next;
+const kernels = new Map();
+parentPort.on('message', (m) => {
+  if (m.bytes) { module = new WebAssembly.Module(m.bytes); next = new Int32Array(m.next); return; }
+  if (m.drop !== undefined) { kernels.delete(m.drop); return; }
+  try {
+    if (m.memory) {
+      kernels.set(m.kernel, new WebAssembly.Instance(module, { env: { memory: m.memory } }).exports.scan);
+    }
+    const scan = kernels.get(m.kernel);
+    const started = performance.now();
+    let shards = 0;
+    // Shards are taken from the shared counter until none is left: a worker that runs slower takes fewer.
+    for (let s = Atomics.add(next, 0, 1); s < m.shards; s = Atomics.add(next, 0, 1), shards++) {
+      const from = Math.round((s * m.size) / m.shards);
+      const to = Math.round(((s + 1) * m.size) / m.shards);
+      scan(m.entries, m.probe, m.alignments, m.out, from, to);
+    }
+    parentPort.postMessage({ id: m.id, ok: true, ms: performance.now() - started, shards });
+  } catch (error) {
+    parentPort.postMessage({ id: m.id, ok: false, error: String((error && error.stack) || error) });
+  }
+});
+`;
+
+interface Done {
+  ms: number;
+  shards: number;
+}
+
+interface Pending {
+  resolve: (done: Done) => void;
+  reject: (error: Error) => void;
+}
+
+interface PoolWorker {
+  worker: Worker;
+  /** Kernel id → memory generation this worker has instantiated. */
+  kernels: Map<number, number>;
+  pending: Map<number, Pending>;
+}
+
+export class PalmSearchPool {
+  /** Number of workers (and shards). */
+  readonly threads: number;
+  /** Galleries smaller than this search on the calling thread. */
+  readonly parallelFrom: number;
+  /** Entries of the smallest shard (a search has up to 4 shards per worker). */
+  readonly minShard: number;
+  #workers: PoolWorker[] | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #kernelIds = new WeakMap<CoarseScanKernel, number>();
+  #nextKernel = 1;
+  #nextMessage = 1;
+  #failure: Error | undefined;
+  #closed = false;
+  /** Milliseconds each worker spent in the kernel during the last parallel search, and its shards. */
+  lastShardTimes: number[] = [];
+  lastShardCounts: number[] = [];
+  /** The next shard of the running search (shared with the workers). */
+  readonly #next = new Int32Array(new SharedArrayBuffer(4));
+
+  constructor(options: { threads?: number; parallelFrom?: number; minShard?: number } = {}) {
+    this.threads = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
+    this.parallelFrom = options.parallelFrom ?? DEFAULT_PARALLEL_FROM;
+    this.minShard = Math.max(1, options.minShard ?? DEFAULT_MIN_SHARD);
+  }
+
+  /** Why the workers stopped being used, if they failed. */
+  get failure(): Error | undefined {
+    return this.#failure;
+  }
+
+  /**
+   * The gallery's best and second-best entries for the probe, as `gallery.search` finds them. Searches run
+   * one at a time (they share the workers' probe and score areas).
+   */
+  search(
+    gallery: WasmPalmGallery,
+    probe: ProbeTemplates,
+    options: { candidates?: number } = {},
+  ): Promise<ParallelSearchResult> {
+    const run = this.#queue.then(() => this.#search(gallery, probe, options));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Stops the workers; later searches run on the calling thread. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const workers = this.#workers ?? [];
+    this.#workers = undefined;
+    await Promise.all(workers.map(({ worker }) => worker.terminate()));
+  }
+
+  /** Lets the workers drop their instance of a gallery's memory (when the gallery is discarded). */
+  forget(gallery: WasmPalmGallery): void {
+    const id = gallery.kernel && this.#kernelIds.get(gallery.kernel);
+    if (id === undefined) return;
+    for (const w of this.#workers ?? []) {
+      if (w.kernels.delete(id)) w.worker.postMessage({ drop: id });
+    }
+  }
+
+  async #search(
+    gallery: WasmPalmGallery,
+    probe: ProbeTemplates,
+    options: { candidates?: number },
+  ): Promise<ParallelSearchResult> {
+    const size = gallery.size;
+    const kernel = gallery.kernel;
+    const local = (): ParallelSearchResult => {
+      const stage1: Stage1Path =
+        size <= searchCandidates(options.candidates) ? 'none' : gallery.kernelScans(probe) ? 'wasm' : 'js';
+      return { ...gallery.search(probe, options), stage1, shards: 0 };
+    };
+    if (
+      !kernel ||
+      size < this.parallelFrom ||
+      size <= searchCandidates(options.candidates) ||
+      this.#closed ||
+      this.#failure
+    ) {
+      return local();
+    }
+    gallery.checkProbe(probe);
+    if (!gallery.kernelScans(probe)) return local();
+    const workers = this.#start();
+    if (!workers) return local();
+    const version = gallery.version;
+    const generation = kernel.generation;
+    const alignments = kernel.writeProbe(1, probe);
+    // Workers take shards from a shared counter as they become free, so a thread that runs slower (another
+    // process on its core) takes fewer: measured here, with one half each, one of two workers often took a
+    // third longer than the other.
+    const shards = Math.max(1, Math.min(workers.length * SHARDS_PER_WORKER, Math.ceil(size / this.minShard)));
+    Atomics.store(this.#next, 0, 0);
+    try {
+      const done = await Promise.all(workers.map((w) => this.#scan(w, kernel, alignments, size, shards)));
+      this.lastShardTimes = done.map((d) => d.ms);
+      this.lastShardCounts = done.map((d) => d.shards);
+    } catch (error) {
+      this.#fail(error instanceof Error ? error : new Error(String(error)));
+      return local();
+    }
+    // An add or remove while the workers ran: their scores may be stale, so search again here.
+    if (gallery.version !== version || kernel.generation !== generation) return local();
+    return {
+      ...gallery.search(probe, { ...options, coarseScores: kernel.scores(1, size) }),
+      stage1: 'workers',
+      shards,
+    };
+  }
+
+  #start(): PoolWorker[] | undefined {
+    if (this.#workers) return this.#workers;
+    try {
+      const bytes = coarseScanBytes();
+      this.#workers = Array.from({ length: this.threads }, () => {
+        const worker = new Worker(WORKER_SOURCE, { eval: true });
+        // The pool never keeps the process alive on its own; close() ends the threads.
+        worker.unref();
+        const entry: PoolWorker = { worker, kernels: new Map(), pending: new Map() };
+        worker.on(
+          'message',
+          (m: { id: number; ok: boolean; ms?: number; shards?: number; error?: string }) => {
+            const pending = entry.pending.get(m.id);
+            if (!pending) return;
+            entry.pending.delete(m.id);
+            if (m.ok) pending.resolve({ ms: m.ms ?? 0, shards: m.shards ?? 0 });
+            else pending.reject(new Error(`palm search worker: ${m.error ?? 'failed'}`));
+          },
+        );
+        const failAll = (error: Error) => {
+          for (const pending of entry.pending.values()) pending.reject(error);
+          entry.pending.clear();
+          if (!this.#closed) this.#fail(error);
+        };
+        worker.on('error', failAll);
+        worker.on('exit', (code) => failAll(new Error(`palm search worker exited with code ${code}`)));
+        worker.postMessage({ bytes, next: this.#next.buffer });
+        return entry;
+      });
+      return this.#workers;
+    } catch (error) {
+      this.#fail(error instanceof Error ? error : new Error(String(error)));
+      return undefined;
+    }
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    const workers = this.#workers ?? [];
+    this.#workers = undefined;
+    for (const { worker } of workers) void worker.terminate();
+  }
+
+  #scan(
+    w: PoolWorker,
+    kernel: CoarseScanKernel,
+    alignments: number,
+    size: number,
+    shards: number,
+  ): Promise<Done> {
+    let kernelId = this.#kernelIds.get(kernel);
+    if (kernelId === undefined) {
+      kernelId = this.#nextKernel++;
+      this.#kernelIds.set(kernel, kernelId);
+    }
+    const fresh = w.kernels.get(kernelId) !== kernel.generation;
+    w.kernels.set(kernelId, kernel.generation);
+    const id = this.#nextMessage++;
+    const { layout } = kernel;
+    return new Promise<Done>((resolve, reject) => {
+      w.pending.set(id, { resolve, reject });
+      w.worker.postMessage({
+        id,
+        kernel: kernelId,
+        ...(fresh ? { memory: kernel.memory } : {}),
+        entries: layout.entries,
+        probe: layout.probes[1],
+        out: layout.scores[1],
+        alignments,
+        size,
+        shards,
+      });
+    });
+  }
+}

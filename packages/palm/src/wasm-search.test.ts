@@ -1,0 +1,145 @@
+/// <reference types="node" />
+import { describe, expect, it } from 'vitest';
+import { Buffer } from 'node:buffer';
+import { compileCoarseScan } from '../scripts/build-wasm';
+import type { ProbeTemplates } from './protect';
+import { createRng, type Rng } from './random';
+import { PalmGallery, type GalleryShape } from './search';
+import { COARSE_SCAN_WASM_BASE64 } from './wasm/coarse-scan.wasm';
+import { WasmPalmGallery, kernelSupports } from './wasm-search';
+
+const SHAPE: GalleryShape = {
+  keyId: new Uint8Array(32).fill(7),
+  symbolBits: 2,
+  hashes: 1024,
+  coarseHashes: 512,
+};
+const WORDS = 64;
+const COARSE_WORDS = 32;
+
+function randomWords(rng: Rng, length: number): Uint32Array {
+  return Uint32Array.from({ length }, () => rng.nextU32());
+}
+
+/** A probe whose alignments are random, or near-copies of `near` (a few symbols changed). */
+function probeOf(
+  rng: Rng,
+  coarseAlignments: number,
+  fineAlignments: number,
+  near?: Uint32Array,
+): ProbeTemplates {
+  const fine = randomWords(rng, fineAlignments * WORDS);
+  const coarse = randomWords(rng, coarseAlignments * COARSE_WORDS);
+  if (near) {
+    const a = rng.nextU32() % fineAlignments;
+    fine.set(near, a * WORDS);
+    for (let k = 0; k < 40; k++) fine[a * WORDS + (rng.nextU32() % WORDS)]! ^= 1 << (rng.nextU32() % 32);
+    const c = rng.nextU32() % coarseAlignments;
+    coarse.set(near.subarray(0, COARSE_WORDS), c * COARSE_WORDS);
+    for (let k = 0; k < 20; k++)
+      coarse[c * COARSE_WORDS + (rng.nextU32() % COARSE_WORDS)]! ^= 3 << (2 * (rng.nextU32() % 16));
+  }
+  return { ...SHAPE, fine, fineAlignments, coarse, coarseAlignments };
+}
+
+function twinGalleries(rng: Rng, size: number, initialCapacity = 16) {
+  const js = new PalmGallery(SHAPE, initialCapacity);
+  const wasm = new WasmPalmGallery(SHAPE, initialCapacity);
+  for (let i = 0; i < size; i++) {
+    const words = randomWords(rng, WORDS);
+    js.addWords(`id-${i}`, words);
+    wasm.addWords(`id-${i}`, words);
+  }
+  return { js, wasm };
+}
+
+function expectSameScores(js: PalmGallery, wasm: WasmPalmGallery, probe: ProbeTemplates): void {
+  const expected = new Uint16Array(js.size);
+  const actual = new Uint16Array(wasm.size).fill(0xfffe);
+  js.scanCoarse(probe, expected);
+  wasm.scanCoarse(probe, actual);
+  expect(actual).toEqual(expected);
+}
+
+describe('WebAssembly coarse scan', () => {
+  it('the committed module is the compiled coarse-scan.wat (npm run build:wasm -w @hasta/palm)', async () => {
+    const bytes = await compileCoarseScan();
+    expect(COARSE_SCAN_WASM_BASE64).toBe(Buffer.from(bytes).toString('base64'));
+  });
+
+  it('runs for the engine shape', () => {
+    expect(kernelSupports(SHAPE)).toBe(true);
+    expect(kernelSupports({ symbolBits: 4, coarseHashes: 256 })).toBe(false);
+    expect(kernelSupports({ symbolBits: 2, coarseHashes: 256 })).toBe(false);
+    expect(new WasmPalmGallery(SHAPE).kernel).toBeDefined();
+  });
+
+  it('gives the JS scores on random galleries of several sizes and alignment counts', () => {
+    const rng = createRng(11);
+    for (const size of [1, 2, 3, 17, 64, 255, 1000, 4097]) {
+      const { js, wasm } = twinGalleries(rng, size);
+      for (const alignments of [1, 2, 5, 15]) expectSameScores(js, wasm, probeOf(rng, alignments, 3));
+    }
+  });
+
+  it('gives the JS scores on extreme words (all equal, all different, single symbols)', () => {
+    const js = new PalmGallery(SHAPE, 4);
+    const wasm = new WasmPalmGallery(SHAPE, 4);
+    const patterns = [0, 0xffffffff, 0x55555555, 0xaaaaaaaa, 0x00000001, 0x80000000, 0x33333333, 0xcccccccc];
+    patterns.forEach((p, i) => {
+      const words = new Uint32Array(WORDS).fill(p);
+      js.addWords(`p-${i}`, words);
+      wasm.addWords(`p-${i}`, words);
+    });
+    for (const p of patterns) {
+      const probe = { ...SHAPE, fine: new Uint32Array(WORDS), fineAlignments: 1, coarseAlignments: 2 };
+      const coarse = new Uint32Array(2 * COARSE_WORDS).fill(p);
+      coarse.fill(~p >>> 0, COARSE_WORDS);
+      expectSameScores(js, wasm, { ...probe, coarse });
+    }
+  });
+
+  it('keeps the JS scores and results through removals, re-adds and growth', () => {
+    const rng = createRng(12);
+    const { js, wasm } = twinGalleries(rng, 3000);
+    const ids = Array.from({ length: 3000 }, (_, i) => `id-${i}`);
+    for (let round = 0; round < 4; round++) {
+      for (let k = 0; k < 300; k++) {
+        const id = ids[rng.nextU32() % ids.length]!;
+        expect(wasm.remove(id)).toBe(js.remove(id));
+      }
+      // The last entry too (no move), and ids that are not there.
+      const last = ids.find((id) => js.slotOf(id) === js.size - 1)!;
+      expect(wasm.remove(last)).toBe(js.remove(last));
+      expect(wasm.remove('absent')).toBe(false);
+      for (let k = 0; k < 500; k++) {
+        const words = randomWords(rng, WORDS);
+        const id = `new-${round}-${k}`;
+        js.addWords(id, words);
+        wasm.addWords(id, words);
+        ids.push(id);
+      }
+      expect(wasm.size).toBe(js.size);
+      expectSameScores(js, wasm, probeOf(rng, 15, 5));
+      const target = js.wordsView().slice(WORDS * 100, WORDS * 101);
+      const probe = probeOf(rng, 15, 9, target);
+      for (const candidates of [2, 64, 256]) {
+        expect(wasm.search(probe, { candidates })).toEqual(js.search(probe, { candidates }));
+      }
+    }
+  });
+
+  it('searches as PalmGallery does, the shortlist ties included', () => {
+    const rng = createRng(13);
+    for (const size of [10, 65, 700, 5001]) {
+      const { js, wasm } = twinGalleries(rng, size);
+      for (let r = 0; r < 4; r++) {
+        const near = r % 2 === 0 ? js.wordsView().slice(0, WORDS) : undefined;
+        const probe = probeOf(rng, 15, 25, near);
+        const expected = js.search(probe);
+        expect(wasm.search(probe)).toEqual(expected);
+        if (near) expect(expected.best?.id).toBe('id-0');
+      }
+    }
+  });
+});
