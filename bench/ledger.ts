@@ -174,6 +174,8 @@ async function bench(name: string, database: Database): Promise<void> {
     LOG_LEVEL: 'silent',
     DATA_DIR: 'memory://',
     RATE_LIMIT_PER_MINUTE: '100000000',
+    // BENCH_LOG_INTERVAL_MS=3600000 all but stops the log's sequencer, to see what its rounds cost.
+    LOG_SEQUENCE_INTERVAL_MS: process.env.BENCH_LOG_INTERVAL_MS ?? '250',
   });
   const app = await buildApp({ env, database, messenger: createMessenger(env, database.db) });
   await app.listen({ port: 0, host: '127.0.0.1' });
