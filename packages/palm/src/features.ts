@@ -61,6 +61,30 @@ export function planesFor(kind: FeatureKind): number {
 /** Winner orientation -> 3 bits whose Hamming distance is the circular distance between orientations. */
 const COMPETITIVE_BITS = [0b000, 0b001, 0b011, 0b111, 0b110, 0b100] as const;
 
+/**
+ * Bilinear interpolation of a grey image (`width` × `height`, row-major) at (`x`, `y`) in pixel-index
+ * coordinates (pixel (i, j) at x = i, y = j); points outside take the nearest edge.
+ */
+export function bilinear(
+  image: ArrayLike<number>,
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+): number {
+  const fx = Math.min(width - 1, Math.max(0, x));
+  const fy = Math.min(height - 1, Math.max(0, y));
+  const x0 = Math.floor(fx);
+  const y0 = Math.floor(fy);
+  const x1 = Math.min(width - 1, x0 + 1);
+  const y1 = Math.min(height - 1, y0 + 1);
+  const ax = fx - x0;
+  const ay = fy - y0;
+  const top = image[y0 * width + x0]! * (1 - ax) + image[y0 * width + x1]! * ax;
+  const bottom = image[y1 * width + x0]! * (1 - ax) + image[y1 * width + x1]! * ax;
+  return top * (1 - ay) + bottom * ay;
+}
+
 /** Area-average resampling of a square 8-bit image to `out` × `out` floats. */
 export function resample(image: Uint8Array, size: number, out: number): Float32Array {
   if (image.length !== size * size) throw new RangeError('image is not size × size');
@@ -90,17 +114,7 @@ export function resample(image: Uint8Array, size: number, out: number): Float32A
       let count = 0;
       for (let dy = -reach; dy <= reach; dy++) {
         for (let dx = -reach; dx <= reach; dx++) {
-          const px = Math.min(size - 1, Math.max(0, sx + dx));
-          const py = Math.min(size - 1, Math.max(0, sy + dy));
-          const x0 = Math.floor(px);
-          const y0 = Math.floor(py);
-          const x1 = Math.min(size - 1, x0 + 1);
-          const y1 = Math.min(size - 1, y0 + 1);
-          const fx = px - x0;
-          const fy = py - y0;
-          const top = image[y0 * size + x0]! * (1 - fx) + image[y0 * size + x1]! * fx;
-          const bottom = image[y1 * size + x0]! * (1 - fx) + image[y1 * size + x1]! * fx;
-          sum += top * (1 - fy) + bottom * fy;
+          sum += bilinear(image, size, size, sx + dx, sy + dy);
           count++;
         }
       }

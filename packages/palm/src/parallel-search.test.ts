@@ -1,34 +1,20 @@
 /// <reference types="node" />
 import { afterAll, describe, expect, it } from 'vitest';
 import { PalmSearchPool } from './parallel-search';
-import type { ProbeTemplates } from './protect';
 import { createRng, type Rng } from './random';
-import { PalmGallery, type GalleryShape, type SearchResult } from './search';
+import type { SearchResult } from './search';
+import {
+  probeOf as fixtureProbe,
+  randomWords,
+  searchShape,
+  twinGalleries,
+  WORDS,
+} from './search-test-fixtures';
 import { WasmPalmGallery } from './wasm-search';
 
-const SHAPE: GalleryShape = {
-  keyId: new Uint8Array(32).fill(9),
-  symbolBits: 2,
-  hashes: 1024,
-  coarseHashes: 512,
-};
-const WORDS = 64;
-
-function randomWords(rng: Rng, length: number): Uint32Array {
-  return Uint32Array.from({ length }, () => rng.nextU32());
-}
-
-/** Random alignments, one of which (fine and coarse) is a noisy copy of `near` when given. */
-function probeOf(rng: Rng, near?: Uint32Array): ProbeTemplates {
-  const fine = randomWords(rng, 25 * WORDS);
-  const coarse = randomWords(rng, 15 * 32);
-  if (near) {
-    fine.set(near, 3 * WORDS);
-    coarse.set(near.subarray(0, 32), 7 * 32);
-    for (let k = 0; k < 30; k++) fine[3 * WORDS + (rng.nextU32() % WORDS)]! ^= 1 << (rng.nextU32() % 32);
-  }
-  return { ...SHAPE, fine, fineAlignments: 25, coarse, coarseAlignments: 15 };
-}
+const SHAPE = searchShape(9);
+/** 15 coarse and 25 full alignments, random or one of each near `near`. */
+const probeOf = (rng: Rng, near?: Uint32Array) => fixtureProbe(rng, SHAPE, 15, 25, near);
 
 function plain({ best, second, gallerySize, candidates }: SearchResult): SearchResult {
   return { best, second, gallerySize, candidates };
@@ -49,13 +35,7 @@ describe('parallel 1:N search', () => {
     const rng = createRng(21);
     const workers = pool({ threads: 2, parallelFrom: 1, minShard: 100 });
     for (const size of [300, 1001, 6007]) {
-      const js = new PalmGallery(SHAPE, 16);
-      const wasm = new WasmPalmGallery(SHAPE, 16);
-      for (let i = 0; i < size; i++) {
-        const words = randomWords(rng, WORDS);
-        js.addWords(`id-${i}`, words);
-        wasm.addWords(`id-${i}`, words);
-      }
+      const { js, wasm } = twinGalleries(rng, SHAPE, size);
       for (let r = 0; r < 4; r++) {
         const target = r % 2 === 0 ? rng.nextU32() % size : undefined;
         const probe = probeOf(
@@ -81,17 +61,7 @@ describe('parallel 1:N search', () => {
   it('follows adds (through a new shared memory), removes, and concurrent searches', async () => {
     const rng = createRng(22);
     const workers = pool({ threads: 2, parallelFrom: 1 });
-    const js = new PalmGallery(SHAPE, 16);
-    const wasm = new WasmPalmGallery(SHAPE, 16);
-    let next = 0;
-    const add = (count: number) => {
-      for (let k = 0; k < count; k++) {
-        const words = randomWords(rng, WORDS);
-        js.addWords(`id-${next}`, words);
-        wasm.addWords(`id-${next++}`, words);
-      }
-    };
-    add(500);
+    const { js, wasm, add, added } = twinGalleries(rng, SHAPE, 500);
     const generation = wasm.kernel!.generation;
     for (let round = 0; round < 3; round++) {
       const probes = Array.from({ length: 4 }, () => probeOf(rng, js.wordsView().slice(0, WORDS)));
@@ -102,7 +72,7 @@ describe('parallel 1:N search', () => {
       });
       add(700);
       for (let k = 0; k < 200; k++) {
-        const id = `id-${rng.nextU32() % next}`;
+        const id = `id-${rng.nextU32() % added()}`;
         expect(wasm.remove(id)).toBe(js.remove(id));
       }
     }

@@ -12,6 +12,7 @@ import {
   type Point,
   type RoiHand,
 } from './roi';
+import { bilinear } from './features';
 import { syntheticPalm } from './synthetic';
 
 /**
@@ -137,18 +138,7 @@ describe('palm ROI warp', () => {
 
   /** Bilinear sample of the palm at ROI pixel coordinates (pixel centres at integer + 0.5). */
   function samplePalm(x: number, y: number): number {
-    const fx = Math.min(SIZE - 1, Math.max(0, x - 0.5));
-    const fy = Math.min(SIZE - 1, Math.max(0, y - 0.5));
-    const x0 = Math.floor(fx);
-    const y0 = Math.floor(fy);
-    const x1 = Math.min(SIZE - 1, x0 + 1);
-    const y1 = Math.min(SIZE - 1, y0 + 1);
-    const ax = fx - x0;
-    const ay = fy - y0;
-    const at = (xx: number, yy: number) => palm[yy * SIZE + xx]!;
-    return (
-      (at(x0, y0) * (1 - ax) + at(x1, y0) * ax) * (1 - ay) + (at(x0, y1) * (1 - ax) + at(x1, y1) * ax) * ay
-    );
+    return bilinear(palm, SIZE, SIZE, x - 0.5, y - 0.5);
   }
 
   /** A camera frame with the palm drawn where the placed hand's palm square is (mirrored for a left hand). */

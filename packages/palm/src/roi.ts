@@ -16,6 +16,7 @@
  * mirror image of a right one, so its ROI is mirrored into the same frame: both hands come out alike, and a
  * right hand's ROI is what the guide box cuts from an upright right palm.
  */
+import { bilinear } from './features';
 
 export type RoiHand = 'left' | 'right';
 
@@ -152,20 +153,8 @@ export function warpRoi(
   const uy = roi.axisX.y * step;
   const vx = roi.axisY.x * step;
   const vy = roi.axisY.y * step;
-  const sample = (x: number, y: number): number => {
-    // Pixel centres are at integer + 0.5.
-    const fx = Math.min(width - 1, Math.max(0, x - 0.5));
-    const fy = Math.min(height - 1, Math.max(0, y - 0.5));
-    const x0 = Math.floor(fx);
-    const y0 = Math.floor(fy);
-    const x1 = Math.min(width - 1, x0 + 1);
-    const y1 = Math.min(height - 1, y0 + 1);
-    const ax = fx - x0;
-    const ay = fy - y0;
-    const top = grey[y0 * width + x0]! * (1 - ax) + grey[y0 * width + x1]! * ax;
-    const bottom = grey[y1 * width + x0]! * (1 - ax) + grey[y1 * width + x1]! * ax;
-    return top * (1 - ay) + bottom * ay;
-  };
+  // Pixel centres are at integer + 0.5.
+  const sample = (x: number, y: number): number => bilinear(grey, width, height, x - 0.5, y - 0.5);
   const out = new Uint8Array(side * side);
   const area = supersample * supersample;
   for (let j = 0; j < side; j += 1) {

@@ -4,54 +4,23 @@ import { Buffer } from 'node:buffer';
 import { compileCoarseScan } from '../scripts/build-wasm';
 import type { ProbeTemplates } from './protect';
 import { createRng, type Rng } from './random';
-import { PalmGallery, type GalleryShape } from './search';
+import { PalmGallery } from './search';
+import {
+  COARSE_WORDS,
+  probeOf as fixtureProbe,
+  randomWords,
+  searchShape,
+  twinGalleries as fixtureGalleries,
+  WORDS,
+} from './search-test-fixtures';
 import { COARSE_SCAN_WASM_BASE64 } from './wasm/coarse-scan.wasm';
 import { WasmPalmGallery, kernelSupports } from './wasm-search';
 
-const SHAPE: GalleryShape = {
-  keyId: new Uint8Array(32).fill(7),
-  symbolBits: 2,
-  hashes: 1024,
-  coarseHashes: 512,
-};
-const WORDS = 64;
-const COARSE_WORDS = 32;
-
-function randomWords(rng: Rng, length: number): Uint32Array {
-  return Uint32Array.from({ length }, () => rng.nextU32());
-}
-
-/** A probe whose alignments are random, or near-copies of `near` (a few symbols changed). */
-function probeOf(
-  rng: Rng,
-  coarseAlignments: number,
-  fineAlignments: number,
-  near?: Uint32Array,
-): ProbeTemplates {
-  const fine = randomWords(rng, fineAlignments * WORDS);
-  const coarse = randomWords(rng, coarseAlignments * COARSE_WORDS);
-  if (near) {
-    const a = rng.nextU32() % fineAlignments;
-    fine.set(near, a * WORDS);
-    for (let k = 0; k < 40; k++) fine[a * WORDS + (rng.nextU32() % WORDS)]! ^= 1 << (rng.nextU32() % 32);
-    const c = rng.nextU32() % coarseAlignments;
-    coarse.set(near.subarray(0, COARSE_WORDS), c * COARSE_WORDS);
-    for (let k = 0; k < 20; k++)
-      coarse[c * COARSE_WORDS + (rng.nextU32() % COARSE_WORDS)]! ^= 3 << (2 * (rng.nextU32() % 16));
-  }
-  return { ...SHAPE, fine, fineAlignments, coarse, coarseAlignments };
-}
-
-function twinGalleries(rng: Rng, size: number, initialCapacity = 16) {
-  const js = new PalmGallery(SHAPE, initialCapacity);
-  const wasm = new WasmPalmGallery(SHAPE, initialCapacity);
-  for (let i = 0; i < size; i++) {
-    const words = randomWords(rng, WORDS);
-    js.addWords(`id-${i}`, words);
-    wasm.addWords(`id-${i}`, words);
-  }
-  return { js, wasm };
-}
+const SHAPE = searchShape(7);
+const probeOf = (rng: Rng, coarse: number, fine: number, near?: Uint32Array) =>
+  fixtureProbe(rng, SHAPE, coarse, fine, near);
+const twinGalleries = (rng: Rng, size: number, initialCapacity = 16) =>
+  fixtureGalleries(rng, SHAPE, size, initialCapacity);
 
 function expectSameScores(js: PalmGallery, wasm: WasmPalmGallery, probe: ProbeTemplates): void {
   const expected = new Uint16Array(js.size);
