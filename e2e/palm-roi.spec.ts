@@ -111,6 +111,23 @@ async function fakeHandTracker(page: Page, hands: Record<string, FakeLandmark[]>
   }, hands);
 }
 
+/** Runs `scan` with a browser whose camera films a synthetic palm (a fresh seed each run), then closes it. */
+async function withPalmCamera(
+  playwright: Parameters<typeof launchWithPalmCamera>[0],
+  film: Omit<Parameters<typeof launchWithPalmCamera>[1], 'seed'>,
+  name: string,
+  scan: (camera: Browser) => Promise<void>,
+): Promise<void> {
+  test.setTimeout(120_000);
+  const seed = 1 + Math.floor(Math.random() * 2 ** 30);
+  const camera = await launchWithPalmCamera(playwright, { seed, ...film }, name);
+  try {
+    await scan(camera);
+  } finally {
+    await camera.close();
+  }
+}
+
 async function startScan(
   browser: Browser,
   baseURL: string | undefined,
@@ -139,14 +156,7 @@ test.describe('Palm scanner hand tracking (MediaPipe Hands)', () => {
     baseURL,
     account,
   }) => {
-    test.setTimeout(120_000);
-    const seed = 1 + Math.floor(Math.random() * 2 ** 30);
-    const camera = await launchWithPalmCamera(
-      playwright,
-      { seed, identity: 0, show_palm: false },
-      'roi-empty',
-    );
-    try {
+    await withPalmCamera(playwright, { identity: 0, show_palm: false }, 'roi-empty', async (camera) => {
       const { page, watched, preview } = await startScan(camera, baseURL, account);
       await expect(preview).toHaveAttribute('data-hand-tracker', /^(ready|unavailable)$/, {
         timeout: TRACKER_TIMEOUT_MS,
@@ -191,9 +201,7 @@ test.describe('Palm scanner hand tracking (MediaPipe Hands)', () => {
           expect(response?.headers()['content-type']).toBe('application/wasm');
       }
       expect(watched.problems).toEqual([]);
-    } finally {
-      await camera.close();
-    }
+    });
   });
 
   test('with the tracker loading and running, the guide box still captures a palm and registers it', async ({
@@ -201,19 +209,14 @@ test.describe('Palm scanner hand tracking (MediaPipe Hands)', () => {
     baseURL,
     account,
   }) => {
-    test.setTimeout(120_000);
-    const seed = 1 + Math.floor(Math.random() * 2 ** 30);
-    const camera = await launchWithPalmCamera(playwright, { seed, identity: 0 }, 'roi-palm');
-    try {
+    await withPalmCamera(playwright, { identity: 0 }, 'roi-palm', async (camera) => {
       const { page, watched } = await startScan(camera, baseURL, account);
       await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
       await expect(page.getByText('Left hand has been registered successfully.')).toBeVisible();
       const origin = new URL(page.url()).origin;
       expect(watched.requests.filter((request) => new URL(request.url()).origin !== origin)).toEqual([]);
       expect(watched.problems).toEqual([]);
-    } finally {
-      await camera.close();
-    }
+    });
   });
 
   test('with a hand tracked, the palm square is drawn, held badly it says how to fix it, held well it is captured', async ({
@@ -221,10 +224,7 @@ test.describe('Palm scanner hand tracking (MediaPipe Hands)', () => {
     baseURL,
     account,
   }) => {
-    test.setTimeout(120_000);
-    const seed = 1 + Math.floor(Math.random() * 2 ** 30);
-    const camera = await launchWithPalmCamera(playwright, { seed, identity: 1 }, 'roi-tracked');
-    try {
+    await withPalmCamera(playwright, { identity: 1 }, 'roi-tracked', async (camera) => {
       // Held well, the palm square (side 1.1 × 150 px, from 22 px below the knuckles) lies on the film's
       // palm (the guide box, x 176–464 and y 96–384); far away, the hand is small.
       const hands = { good: handLandmarks(320, 170, 150), far: handLandmarks(320, 240, 40) };
@@ -252,8 +252,6 @@ test.describe('Palm scanner hand tracking (MediaPipe Hands)', () => {
       expect(await squareShare()).toBeCloseTo(165 / 640, 1);
       await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
       await expect(page.getByText('Right hand has been registered successfully.')).toBeVisible();
-    } finally {
-      await camera.close();
-    }
+    });
   });
 });
