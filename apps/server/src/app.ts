@@ -86,7 +86,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('ledger', ledger);
   app.decorate(
     'transferBatcher',
-    new TransferBatcher(deps.database.db, ledger, {
+    new TransferBatcher(deps.database.db, {
       maxInFlight: deps.database.kind === 'postgres' ? 2 : 1,
     }),
   );

@@ -113,6 +113,60 @@ describe(`the wallet API on ${testDatabaseKind}`, () => {
     expect((await call('POST', '/api/transfer', sender.token, body)).statusCode).toBe(403);
   });
 
+  it('pays whoever the address names when the money moves, not a receiver remembered from before', async () => {
+    const sender = await fundedUser(1000);
+    const first = await fundedUser(0);
+    const second = await fundedUser(0);
+    const send = async (amount: number) => {
+      // Past the OTP allowance of 3 sends in 10 minutes too: this test sends three.
+      await test.database.db
+        .updateTable('otp_events')
+        .set({ created_at: new Date(Date.now() - 3_600_000) })
+        .where('identifier', '=', sender.phone)
+        .execute();
+      expect(
+        (await call('POST', '/api/send-sms-otp', sender.token, { phone: sender.phone })).statusCode,
+      ).toBe(200);
+      const otp = await lastCode(test.database, sender.phone);
+      expect(
+        (await call('POST', '/api/verify-sms-otp', sender.token, { phone: sender.phone, otp })).statusCode,
+      ).toBe(200);
+      return call('POST', '/api/transfer', sender.token, { receiverPhone: first.phone, amount });
+    };
+    expect((await send(10)).statusCode).toBe(200);
+    expect(await balanceOf(first.token)).toBe('10.00');
+
+    // The number passes to another user (the first changed theirs): the server's remembered receiver is stale.
+    await test.database.db
+      .updateTable('users')
+      .set({ phone: uniquePhone() })
+      .where('id', '=', first.user.id)
+      .execute();
+    await test.database.db
+      .updateTable('users')
+      .set({ phone: first.phone })
+      .where('id', '=', second.user.id)
+      .execute();
+    const moved = await send(20);
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().transaction).toMatchObject({ amount: '20.00', to_user_email: first.phone });
+    expect(await balanceOf(first.token)).toBe('10.00');
+    expect(await balanceOf(second.token)).toBe('20.00');
+    expect(await balanceOf(sender.token)).toBe('970.00');
+
+    // Nobody holds the number any more: the remembered receiver is not paid either.
+    await test.database.db
+      .updateTable('users')
+      .set({ phone: uniquePhone() })
+      .where('id', '=', second.user.id)
+      .execute();
+    const gone = await send(30);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().message).toBe(messages.receiverNotFound);
+    expect(await balanceOf(second.token)).toBe('20.00');
+    expect(await balanceOf(sender.token)).toBe('970.00');
+  });
+
   it('re-checks the session inside the transfer, so a session ended after its last transfer cannot send', async () => {
     const sender = await fundedUser(100);
     const receiver = await fundedUser(0);

@@ -140,6 +140,7 @@ export const messages = {
   cameraUnavailable: 'The camera could not be opened. Allow camera access, or pay by phone/email instead.',
   applicantNotFound: 'Applicant not found.',
   receiverNotFound: 'No Hasta account uses that email or phone number.',
+  receiverChanged: 'The receiver’s account changed while sending. Nothing was sent; please try again.',
   transferVerificationRequired: 'Please verify the OTP sent to your phone/email first.',
   insufficientFunds: 'Insufficient balance for this transfer.',
   balanceLimitExceeded: 'This would take the wallet above its ₹2,00,000 limit.',

@@ -19,7 +19,8 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error';
 import { createBatchLoader } from '../lib/batch-loader';
-import { VerificationMissingError } from '../ledger/batcher';
+import { TtlCache } from '../lib/ttl-cache';
+import { ReceiverChangedError, VerificationMissingError } from '../ledger/batcher';
 import { paiseOf, toAppError } from '../ledger/ledger-errors';
 import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf, toTransactionRecord } from '../ledger/queries';
@@ -31,6 +32,15 @@ const DASHBOARD_HISTORY_LIMIT = 50;
 const ADMIN_LIST_LIMIT = 500;
 /** Most receiver addresses read by one query. */
 const RECEIVER_BATCH = 256;
+/**
+ * Receivers found recently, by address. A transfer credits a cached receiver only if the address still names
+ * that account when the batch is written (the batch function checks it), so a stale entry costs a fresh
+ * lookup, never a wrong payee.
+ */
+const RECEIVER_CACHE_TTL_MS = 60_000;
+const RECEIVER_CACHE_SIZE = 100_000;
+/** A cached receiver, then fresh lookups: an address that changes under every try gets a 409. */
+const RECEIVER_ATTEMPTS = 3;
 
 interface Receiver {
   id: string;
@@ -73,6 +83,26 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     { maxBatch: RECEIVER_BATCH },
   );
+
+  /** Where money sent to an address goes: the receiver, with their store's account or their own. */
+  const receiverCache = new TtlCache<{ receiver: Receiver; accountId: string }>(
+    RECEIVER_CACHE_TTL_MS,
+    RECEIVER_CACHE_SIZE,
+  );
+  async function receiverOf(address: string, cached: boolean) {
+    const hit = cached ? receiverCache.get(address) : undefined;
+    if (hit) return hit;
+    const receiver = await findReceiver(address);
+    if (!receiver) throw AppError.of('NOT_FOUND', 'receiverNotFound');
+    // Money sent to a merchant's address goes to their store: its sales, its withdrawals.
+    const accountId =
+      receiver.store_id === null
+        ? await ledger.ensureUserAccount(receiver.id)
+        : await ledger.ensureMerchantAccount(receiver.store_id);
+    const found = { receiver, accountId };
+    receiverCache.set(address, found);
+    return found;
+  }
 
   async function userOrNotFound(userId: string) {
     const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
@@ -207,63 +237,69 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       if (phone !== undefined && phone === auth.user.phone) throw AppError.of('BAD_REQUEST', 'selfSendPhone');
       const amountPaise = paiseOf(request.body.amount);
 
-      const receiver = await findReceiver((email ?? phone)!);
-      if (!receiver) throw AppError.of('NOT_FOUND', 'receiverNotFound');
-      const store =
-        receiver.store_id === null
-          ? undefined
-          : { id: receiver.store_id, contact_email: receiver.store_contact_email };
-      if (receiver.id === auth.user.id)
-        throw AppError.of('BAD_REQUEST', email ? 'selfSendEmail' : 'selfSendPhone');
-      // Money sent to a merchant's address goes to their store: its sales, its withdrawals.
-      const [from, to] = [
-        await ledger.ensureUserAccount(auth.user.id),
-        store ? await ledger.ensureMerchantAccount(store.id) : await ledger.ensureUserAccount(receiver.id),
-      ];
+      const address = (email ?? phone)!;
+      const from = await ledger.ensureUserAccount(auth.user.id);
+      const transferIdOfRequest = transferId(request, auth.user.id);
 
-      try {
-        // One verified OTP of this session, at most 5 minutes old, pays for exactly one transfer.
-        const transfer = await batcher.submit({
-          id: transferId(request, auth.user.id),
-          debitAccountId: from,
-          creditAccountId: to,
-          amountPaise,
-          kind: 'transfer',
-          initiatedBy: auth.user.id,
-          verification: {
-            sessionId: auth.sessionId,
-            purpose: 'transfer',
-            createdAfter: new Date(Date.now() - TRANSFER_VERIFICATION_TTL_MS),
-          },
-        });
-        return {
-          success: true as const,
-          message: messages.moneySent,
-          transaction: toTransactionRecord(
-            {
-              ...transfer,
-              phase: 'single',
-              from_user_id: auth.user.id,
-              from_email: auth.user.email ?? auth.user.phone,
-              to_user_id: store ? null : receiver.id,
-              to_merchant_id: store?.id ?? null,
-              to_email: store ? store.contact_email : (receiver.email ?? receiver.phone),
-              resolution: null,
-              reversed: false,
+      for (let attempt = 1; ; attempt += 1) {
+        const { receiver, accountId: to } = await receiverOf(address, attempt === 1);
+        if (receiver.id === auth.user.id)
+          throw AppError.of('BAD_REQUEST', email ? 'selfSendEmail' : 'selfSendPhone');
+        const store =
+          receiver.store_id === null
+            ? undefined
+            : { id: receiver.store_id, contact_email: receiver.store_contact_email };
+        try {
+          // One verified OTP of this session, at most 5 minutes old, pays for exactly one transfer.
+          const transfer = await batcher.submit({
+            id: transferIdOfRequest,
+            debitAccountId: from,
+            creditAccountId: to,
+            amountPaise,
+            kind: 'transfer',
+            initiatedBy: auth.user.id,
+            verification: {
+              sessionId: auth.sessionId,
+              purpose: 'transfer',
+              createdAfter: new Date(Date.now() - TRANSFER_VERIFICATION_TTL_MS),
             },
-            from,
-          ),
-        };
-      } catch (error) {
-        if (error instanceof VerificationMissingError) {
-          // The session came from the cache: say what the database says about it now.
-          if (cached) {
-            request.auth = null;
-            await requireUser(request);
+            receiverAddress: address,
+          });
+          return {
+            success: true as const,
+            message: messages.moneySent,
+            transaction: toTransactionRecord(
+              {
+                ...transfer,
+                phase: 'single',
+                from_user_id: auth.user.id,
+                from_email: auth.user.email ?? auth.user.phone,
+                to_user_id: store ? null : receiver.id,
+                to_merchant_id: store?.id ?? null,
+                to_email: store ? store.contact_email : (receiver.email ?? receiver.phone),
+                resolution: null,
+                reversed: false,
+              },
+              from,
+            ),
+          };
+        } catch (error) {
+          if (error instanceof ReceiverChangedError) {
+            // The address names another account now: nothing was written or spent; look it up again.
+            receiverCache.delete(address);
+            if (attempt < RECEIVER_ATTEMPTS) continue;
+            throw AppError.of('CONFLICT', 'receiverChanged');
           }
-          throw AppError.of('FORBIDDEN', 'transferVerificationRequired');
+          if (error instanceof VerificationMissingError) {
+            // The session came from the cache: say what the database says about it now.
+            if (cached) {
+              request.auth = null;
+              await requireUser(request);
+            }
+            throw AppError.of('FORBIDDEN', 'transferVerificationRequired');
+          }
+          throw toAppError(error);
         }
-        throw toAppError(error);
       }
     },
   );
