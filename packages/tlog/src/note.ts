@@ -88,10 +88,7 @@ export function parseVerifierKey(verifierKey: string): NoteVerifier {
 
 /** Parses a signer key text (keep it secret); throws when it is malformed or its key ID does not match. */
 export function parseSignerKey(signerKey: string): NoteSigner {
-  const text = signerKey.trim();
-  if (!text.startsWith('PRIVATE+KEY+')) throw new Error('malformed signer key');
-  const parts = parseKeyParts(text.slice('PRIVATE+KEY+'.length));
-  if (parts === null) throw new Error('malformed signer key');
+  const parts = parseSignerParts(signerKey);
   const seed = parts.key.slice();
   const publicKey = ed25519.getPublicKey(seed);
   if (parts.keyId !== noteKeyId(parts.name, publicKey))
@@ -103,6 +100,19 @@ export function parseSignerKey(signerKey: string): NoteSigner {
     verifierKey: formatVerifierKey(parts.name, publicKey),
     sign: (message) => ed25519.sign(message, seed),
   };
+}
+
+/** The 32-byte Ed25519 seed of a signer key text (keep it secret), for a signer other than this module's. */
+export function signerKeySeed(signerKey: string): Uint8Array {
+  return parseSignerParts(signerKey).key.slice();
+}
+
+function parseSignerParts(signerKey: string): { name: string; keyId: number; key: Uint8Array } {
+  const text = signerKey.trim();
+  if (!text.startsWith('PRIVATE+KEY+')) throw new Error('malformed signer key');
+  const parts = parseKeyParts(text.slice('PRIVATE+KEY+'.length));
+  if (parts === null) throw new Error('malformed signer key');
+  return parts;
 }
 
 /** A new key pair for `name`, from 32 random bytes unless a seed is given (tests). */

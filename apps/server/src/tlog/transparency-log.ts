@@ -5,12 +5,13 @@ import { bytesToBase64, bytesToHex } from '@hasta/tlog/encoding';
 import { createEntry, encodeEntry, SALT_BYTES, type EntryType } from '@hasta/tlog/entry';
 import { leafHash } from '@hasta/tlog/hashing';
 import { AsyncMerkleLog } from '@hasta/tlog/merkle-log';
-import { generateNoteKeys, parseSignerKey } from '@hasta/tlog/note';
+import { generateNoteKeys, type NoteSigner } from '@hasta/tlog/note';
 import { createReceipt, type Receipt, type ReceiptAnchor } from '@hasta/tlog/receipt';
 import { verifyConsistency } from '@hasta/tlog/verify';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { Env } from '../env';
+import { nativeNoteSigner } from './native-note-signer';
 import { DATA_KEY_BYTES, deriveKey, NONCE_BYTES, open, seal } from './sealing';
 import { SqlSubtreeStore } from './sql-subtree-store';
 
@@ -25,6 +26,8 @@ const ENTRIES_PER_SLICE = 8;
 export interface LogKeys {
   origin: string;
   signerKey: string;
+  /** The signer of `signerKey`, parsed once, signing with node's native Ed25519. */
+  signer: NoteSigner;
   verifierKey: string;
   /** HMAC key of the entries' pseudonymous subjects. */
   subjectSecret: Uint8Array;
@@ -54,10 +57,11 @@ export async function loadLogKeys(db: Kysely<Schema>, env: Env): Promise<LogKeys
     signerKey ??= stored.signer_key;
     secret ??= stored.secret;
   }
-  const signer = parseSignerKey(signerKey);
+  const signer = nativeNoteSigner(signerKey);
   return {
     origin: signer.name,
     signerKey,
+    signer,
     verifierKey: signer.verifierKey,
     subjectSecret: deriveKey(secret, 'tlog subject'),
     wrapKey: deriveKey(secret, 'user data key wrap'),
@@ -169,7 +173,7 @@ export class TransparencyLog {
       }
       const newSize = log.size;
       const root = await log.root();
-      const signer = new CheckpointSigner({ signer: this.keys.signerKey, last: last ?? null });
+      const signer = new CheckpointSigner({ signer: this.keys.signer, last: last ?? null });
       const proof = last && last.size < newSize ? await log.consistencyProof(last.size, newSize) : [];
       const note = signer.sign({ size: newSize, root }, proof);
       if (!last || last.size !== newSize) {
