@@ -150,6 +150,12 @@ async function startScan(
   return { page, watched, preview };
 }
 
+/** The scan the registration sent. */
+function scanSent(requests: readonly Request[]): { roi?: string } | undefined {
+  const register = requests.find((request) => new URL(request.url()).pathname === '/Palm/register');
+  return (register?.postDataJSON() as { scan?: { roi?: string } } | undefined)?.scan;
+}
+
 test.describe('Palm scanner hand tracking (MediaPipe Hands)', () => {
   test('loads from our own origin only, runs on the camera frames, and falls back to the guide box without a hand', async ({
     playwright,
@@ -213,6 +219,8 @@ test.describe('Palm scanner hand tracking (MediaPipe Hands)', () => {
       const { page, watched } = await startScan(camera, baseURL, account);
       await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
       await expect(page.getByText('Left hand has been registered successfully.')).toBeVisible();
+      // The frames went as the camera saw them: the server mirrors a left hand's guide-box frames itself.
+      expect(scanSent(watched.requests)?.roi).toBe('guide-box');
       const origin = new URL(page.url()).origin;
       expect(watched.requests.filter((request) => new URL(request.url()).origin !== origin)).toEqual([]);
       expect(watched.problems).toEqual([]);
@@ -230,7 +238,7 @@ test.describe('Palm scanner hand tracking (MediaPipe Hands)', () => {
       // Held well, the palm square (side 1.1 × 150 px, from 22 px below the knuckles) lies on the film's
       // palm (the guide box, x 176–464 and y 96–384); far away, the hand is small.
       const hands = { good: handLandmarks(320, 170, 150), far: handLandmarks(320, 240, 40) };
-      const { page, preview } = await startScan(camera, baseURL, account, 'Right', (page) =>
+      const { page, preview, watched } = await startScan(camera, baseURL, account, 'Right', (page) =>
         fakeHandTracker(page, hands),
       );
       await expect(preview).toHaveAttribute('data-hand-tracker', 'ready', { timeout: TRACKER_TIMEOUT_MS });
@@ -254,6 +262,7 @@ test.describe('Palm scanner hand tracking (MediaPipe Hands)', () => {
       expect(await squareShare()).toBeCloseTo(165 / 640, 1);
       await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
       await expect(page.getByText('Right hand has been registered successfully.')).toBeVisible();
+      expect(scanSent(watched.requests)?.roi).toBe('landmarks');
     });
   });
 });

@@ -5,7 +5,7 @@ import { verifyReceipt } from '@hasta/tlog/receipt';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { palmKeyFrom } from '../src/palm/palm-keys';
-import { PalmService } from '../src/palm/palm-service';
+import { mirrorFrame, PalmService } from '../src/palm/palm-service';
 import { bearer, registerUser, signInAsAdmin } from './support/auth-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
@@ -364,6 +364,30 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     } finally {
       await strict.close();
     }
+  });
+
+  it('keeps every palm in a right hand’s orientation: a left hand from the guide box matches a landmark scan', async () => {
+    const options = { demoMode: true, maxPaymentPaise: 500_000n };
+    const key = palmKeyFrom('m'.repeat(40));
+    const service = new PalmService(test.database.db, { current: key, previous: undefined }, options);
+    await service.init();
+    const user = await registerUser(test.app, test.database);
+    // Registered through the guide box (the frames as the camera saw the left hand).
+    await service.enrol(user.user.id, 'left', scanOf(15, [0, 1, 2]));
+    const later = framesOf(15, [5, 6, 7]);
+    const asScan = (frames: Uint8Array[], roi?: PalmScan['roi']): PalmScan => ({
+      frames: frames.map((f) => Buffer.from(f).toString('base64')),
+      source: 'demo',
+      ...(roi ? { roi } : {}),
+    });
+    // The landmark ROI mirrors a left hand in the browser: that scan is recognised as it comes.
+    expect((await service.identify(asScan(later.map(mirrorFrame), 'landmarks'))).userId).toBe(user.user.id);
+    // Guide-box scans of an unknown hand are searched both ways round.
+    expect((await service.identify(asScan(later, 'guide-box'))).userId).toBe(user.user.id);
+    expect((await service.identify(asScan(later))).userId).toBe(user.user.id);
+    // A landmark scan is taken as oriented: the left hand un-mirrored is not this palm.
+    await expect(service.identify(asScan(later, 'landmarks'))).rejects.toThrow(messages.palmNotRecognised);
+    await service.close();
   });
 
   it('rotates the template key: palms of the previous key are recognised and re-made under the new one', async () => {

@@ -29,6 +29,11 @@ export const palmScanSchema = z.object({
   frames: z.array(frameSchema).min(1, messages.scanFailed).max(PALM_MAX_SCAN_FRAMES, messages.scanFailed),
   /** 'demo' frames come from the synthetic palm of the scanner's demo mode (refused in production). */
   source: z.enum(['camera', 'demo']),
+  /**
+   * How the frames were cut: from hand landmarks, upright and with a left hand mirrored into a right hand's
+   * orientation; or from the guide box, as the camera saw them, the hand unknown (also when absent).
+   */
+  roi: z.enum(['landmarks', 'guide-box']).optional(),
 });
 export type PalmScan = z.infer<typeof palmScanSchema>;
 

@@ -136,7 +136,11 @@ export class PalmService {
    */
   async enrol(userId: string, hand: Hand, scan: PalmScan): Promise<{ palmHash: string; templateId: string }> {
     if (await this.#registered(this.db, userId, hand)) throw AppError.of('CONFLICT', 'handAlreadyRegistered');
-    const features = this.readFrames(scan).map((frame) => extractFeatures(frame, PALM_ROI_SIZE));
+    // Templates hold every palm in a right hand's orientation: a left hand cut from the guide box is mirrored
+    // here, as the landmark ROI mirrors it in the browser.
+    const frames = this.readFrames(scan);
+    const oriented = hand === 'left' && scan.roi !== 'landmarks' ? frames.map(mirrorFrame) : frames;
+    const features = oriented.map((frame) => extractFeatures(frame, PALM_ROI_SIZE));
     const key = this.keys.current;
     const template = key.protector.enrol(features[0]!);
     const threshold = thresholdForFmr(ENROLMENT_CONSISTENCY_FMR);
@@ -145,7 +149,7 @@ export class PalmService {
         throw AppError.of('BAD_REQUEST', 'palmScansDisagree');
       }
     }
-    if ((await this.#identify(features.slice(0, 1), 1)).outcome === 'match') {
+    if ((await this.#identify(features.slice(0, 1), 1, TARGET_FPIR)).outcome === 'match') {
       throw AppError.of('CONFLICT', 'palmAlreadyEnrolled');
     }
     const templateId = randomUUID();
@@ -181,18 +185,29 @@ export class PalmService {
    * A palm enrolled under the previous key is re-made under the current one from this scan.
    */
   async identify(scan: PalmScan): Promise<PalmMatch> {
-    const features = this.readFrames(scan).map((frame) => extractFeatures(frame, PALM_ROI_SIZE));
-    const decision = await this.#identify(features, Math.min(PAYMENT_AGREEING_FRAMES, features.length));
+    const frames = this.readFrames(scan);
+    const agreeing = Math.min(PAYMENT_AGREEING_FRAMES, frames.length);
+    // Frames from the guide box show an unknown hand as the camera saw it: they are searched as they are and
+    // mirrored (a left hand), each search at half the false-positive budget, so the scan's stays within it.
+    const orientations = scan.roi === 'landmarks' ? [frames] : [frames, frames.map(mirrorFrame)];
+    const matches: { features: PalmFeatures[]; templateId: string; distance: number }[] = [];
+    for (const oriented of orientations) {
+      const features = oriented.map((frame) => extractFeatures(frame, PALM_ROI_SIZE));
+      const decision = await this.#identify(features, agreeing, TARGET_FPIR / orientations.length);
+      if (decision.outcome === 'match') matches.push({ features, ...decision });
+    }
+    // Two palms claiming one scan (one each way round) is no answer.
+    const found = matches.every((m) => m.templateId === matches[0]?.templateId) ? matches[0] : undefined;
     // The palm may have been withdrawn or erased while the search ran.
-    const enrolled = decision.outcome === 'match' ? this.#enrolled.get(decision.templateId) : undefined;
-    if (decision.outcome !== 'match' || !enrolled) throw AppError.of('BAD_REQUEST', 'palmNotRecognised');
-    if (enrolled.key !== this.keys.current) await this.#renew(decision.templateId, enrolled, features[0]!);
+    const enrolled = found ? this.#enrolled.get(found.templateId) : undefined;
+    if (!found || !enrolled) throw AppError.of('BAD_REQUEST', 'palmNotRecognised');
+    if (enrolled.key !== this.keys.current) await this.#renew(found.templateId, enrolled, found.features[0]!);
     return {
       userId: enrolled.userId,
       hand: enrolled.hand,
-      templateId: decision.templateId,
-      distance: decision.distance,
-      similarity: Math.round((1 - decision.distance) * 1000) / 10,
+      templateId: found.templateId,
+      distance: found.distance,
+      similarity: Math.round((1 - found.distance) * 1000) / 10,
     };
   }
 
@@ -283,7 +298,7 @@ export class PalmService {
    * The best match over every key's gallery. Stage 1 of a large gallery runs in the search workers, so the
    * event loop stays free; the results are those of `PalmGallery.search` on the same gallery.
    */
-  async #identify(features: PalmFeatures[], agreeingFrames: number) {
+  async #identify(features: PalmFeatures[], agreeingFrames: number, targetFpir: number) {
     let best: { templateId: string; distance: number } | undefined;
     const gallerySize = this.gallerySize;
     for (const [keyId, gallery] of [...this.#galleries]) {
@@ -299,7 +314,7 @@ export class PalmService {
         results,
         decisionPolicy({
           gallerySize,
-          targetFpir: TARGET_FPIR,
+          targetFpir,
           minAgreeingFrames: agreeingFrames,
         }),
       );
@@ -421,4 +436,14 @@ export async function registeredHands(
     hands.set(row.user_id, entry);
   }
   return hands;
+}
+
+/** A grey ROI frame mirrored left to right. */
+export function mirrorFrame(frame: Uint8Array): Uint8Array {
+  const mirrored = new Uint8Array(frame.length);
+  for (let y = 0; y < PALM_ROI_SIZE; y += 1) {
+    const row = y * PALM_ROI_SIZE;
+    for (let x = 0; x < PALM_ROI_SIZE; x += 1) mirrored[row + x] = frame[row + PALM_ROI_SIZE - 1 - x]!;
+  }
+  return mirrored;
 }

@@ -157,7 +157,7 @@ export function PalmScanner(props: PalmScannerProps) {
           <CameraScan
             key={attempt}
             guideBoxOnly={guideBoxOnly}
-            onCaptured={(frames) => void submit({ frames, source: 'camera' })}
+            onCaptured={(frames, roi) => void submit({ frames, source: 'camera', roi })}
           />
           {demoAllowed ? (
             <DemoOption
@@ -212,7 +212,7 @@ const FEEDBACK: Readonly<Record<Feedback, string>> = {
 };
 
 /** Where the ROI comes from: the palm square of the tracked hand, or the drawn guide box. */
-type RoiMode = 'landmarks' | 'guide-box';
+type RoiMode = NonNullable<PalmScan['roi']>;
 /** The hand tracker's state, shown on the preview as data attributes (for tests and support). */
 type TrackerState = 'off' | 'loading' | 'ready' | 'unavailable';
 
@@ -279,7 +279,8 @@ function CameraScan({
   onCaptured,
   guideBoxOnly,
 }: {
-  onCaptured: (frames: string[]) => void;
+  /** The frames of one scan, and how they were all cut (the server orients guide-box frames itself). */
+  onCaptured: (frames: string[], roi: RoiMode) => void;
   guideBoxOnly: boolean;
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -292,7 +293,7 @@ function CameraScan({
   const [captured, setCaptured] = useState(0);
   const [frame, setFrame] = useState<{ width: number; height: number }>(DEFAULT_FRAME);
   const [cameraAttempt, setCameraAttempt] = useState(0);
-  const captureDone = useEffectEvent((frames: string[]) => onCaptured(frames));
+  const captureDone = useEffectEvent((frames: string[], roi: RoiMode) => onCaptured(frames, roi));
 
   useEffect(() => {
     let stopped = false;
@@ -386,7 +387,7 @@ function CameraScan({
             setCaptured(frames.length);
             if (frames.length >= PALM_SCAN_FRAMES) {
               release();
-              captureDone(frames.splice(0, frames.length));
+              captureDone(frames.splice(0, frames.length), roiMode);
               return true;
             }
           }
