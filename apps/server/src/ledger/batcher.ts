@@ -71,7 +71,8 @@ type Outcome = TransferRecord | LedgerErrorCode | 'verification_missing' | 'rece
  * (migration 014, decision 018), one round trip in its own READ COMMITTED transaction: it claims the ids,
  * spends the verifications, locks every account involved in id order (`FOR UPDATE`), applies the ledger's
  * rules in arrival order and writes the counters, the transfers and the refusals, giving back the ids of
- * transfers that had no verification to spend. (A replay adds one read.) The outcome of every transfer is
+ * transfers that had no verification to spend or whose receiver address names another account now. (A
+ * replay adds one read.) The outcome of every transfer is
  * exactly what `Ledger.transfer` would give: the same request hash, the same idempotency and refusal rules;
  * the tests hold the function to the reference model. If a batch fails for a reason other than a retryable
  * conflict, its transfers are run one by one, so one bad transfer cannot sink the others.
