@@ -8,6 +8,7 @@ import {
   encodeCode,
   extractFeatures,
   DEFAULT_FEATURE_OPTIONS,
+  planesFor,
   type FeatureKind,
   type PalmCode,
 } from '../packages/palm/src/features';
@@ -56,7 +57,7 @@ export const GRID = DEFAULT_FEATURE_OPTIONS.grid;
 export const ROI_SIZE = 128;
 
 export function planesOf(kind: FeatureKind): number {
-  return kind === 'competitive' ? 3 : 6;
+  return planesFor(kind);
 }
 
 export function rawWords(kind: FeatureKind): number {

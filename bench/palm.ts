@@ -2,7 +2,7 @@
  * npm run bench:palm — accuracy and speed of the palm engine on synthetic palms (packages/palm):
  * - 1:1 accuracy on the medium setting, 1,000 identities × 10 samples by default: every genuine pair, and
  *   a random sample of ≥ 10^6 impostor pairs: EER, FNMR at FMR 1e-3…1e-6, with and without template
- *   protection, for Competitive Code and (on a subset) BOCV; a DET plot to docs/palm-det.svg;
+ *   protection, for Competitive Code and (on a subset) BOCV, fast RLOC and Ordinal code; a DET plot to docs/palm-det.svg;
  * - 1:N identification over the real gallery (sample 0 enrolled): FNIR at FPIR 1e-3, and the same
  *   extrapolated to N = 10^6 from the impostor tail and the first stage's shortlist;
  * - search latency at N = 10^4, 10^5, 10^6 (random templates), beside a plain scan of the same bytes;
@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { format, resolveConfig } from 'prettier';
-import { DEFAULT_FEATURE_OPTIONS, extractFeatures } from '../packages/palm/src/features';
+import { DEFAULT_FEATURE_OPTIONS, extractFeatures, type FeatureKind } from '../packages/palm/src/features';
 import {
   DEFAULT_ALIGNMENT_PLAN,
   DEFAULT_PROTECTION,
@@ -87,7 +87,7 @@ const protector = new TemplateProtector(KEY);
 const shape = layout(protector);
 const sampleCount = IDENTITIES * SAMPLES;
 
-function kindBuffers(kind: 'competitive' | 'bocv', identities: number): KindBuffers {
+function kindBuffers(kind: FeatureKind, identities: number): KindBuffers {
   const n = identities * SAMPLES;
   return {
     kind,
@@ -99,7 +99,12 @@ function kindBuffers(kind: 'competitive' | 'bocv', identities: number): KindBuff
   };
 }
 
-const kinds = [kindBuffers('competitive', IDENTITIES), kindBuffers('bocv', ALT_IDENTITIES)];
+const kinds = [
+  kindBuffers('competitive', IDENTITIES),
+  kindBuffers('bocv', ALT_IDENTITIES),
+  kindBuffers('rloc', ALT_IDENTITIES),
+  kindBuffers('ordinal', ALT_IDENTITIES),
+];
 
 class Pool {
   private idle: Worker[];
@@ -577,7 +582,7 @@ async function main(): Promise<void> {
   line('');
   line(
     `Synthetic palms, ${SETTING} setting, seed ${SEED}: ${IDENTITIES} identities × ${SAMPLES} samples ` +
-      `(${sampleCount} captures, ROI ${ROI_SIZE}×${ROI_SIZE}); BOCV on the first ${ALT_IDENTITIES} identities. ` +
+      `(${sampleCount} captures, ROI ${ROI_SIZE}×${ROI_SIZE}); BOCV, fast RLOC and Ordinal code on the first ${ALT_IDENTITIES} identities. ` +
       `${WORKERS} worker threads, Node ${process.version}, ${availableParallelism()} CPUs.`,
   );
   line(
@@ -600,10 +605,14 @@ async function main(): Promise<void> {
   }
   const built = await build(0, IDENTITIES);
   await build(1, ALT_IDENTITIES);
+  await build(2, ALT_IDENTITIES);
+  await build(3, ALT_IDENTITIES);
   console.log(`(templates built in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
   const main = await compare(0, IDENTITIES, IMPOSTORS, RAW_IMPOSTORS);
   const altImpostors = Math.min(IMPOSTORS, 200_000);
   const alt = await compare(1, ALT_IDENTITIES, altImpostors, Math.min(RAW_IMPOSTORS, 50_000));
+  const rloc = await compare(2, ALT_IDENTITIES, altImpostors, Math.min(RAW_IMPOSTORS, 50_000));
+  const ordinal = await compare(3, ALT_IDENTITIES, altImpostors, Math.min(RAW_IMPOSTORS, 50_000));
   // The same subset for Competitive Code, so the two features are compared on the same palms.
   const subset =
     ALT_IDENTITIES < IDENTITIES
@@ -634,6 +643,10 @@ async function main(): Promise<void> {
   row('Competitive Code', 'unprotected', ALT_IDENTITIES, subset.rawScores);
   row('BOCV', 'protected (IoM)', ALT_IDENTITIES, alt.protectedScores);
   row('BOCV', 'unprotected', ALT_IDENTITIES, alt.rawScores);
+  row('fast RLOC', 'protected (IoM)', ALT_IDENTITIES, rloc.protectedScores);
+  row('fast RLOC', 'unprotected', ALT_IDENTITIES, rloc.rawScores);
+  row('Ordinal code', 'protected (IoM)', ALT_IDENTITIES, ordinal.protectedScores);
+  row('Ordinal code', 'unprotected', ALT_IDENTITIES, ordinal.rawScores);
   const eerProtected = equalErrorRate(main.protectedScores);
   const eerRaw = equalErrorRate(main.rawScores);
   line('');

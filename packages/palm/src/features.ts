@@ -5,13 +5,18 @@
  * - Competitive Code (Kong & Zhang 2004): the orientation whose filter answers most strongly to a dark line
  *   wins; the winner is written in 3 bits chosen so that the Hamming distance between two codes is their
  *   angular distance (0..3 steps of 30°). A mask bit drops cells with no clear line (flat skin).
- * - BOCV (Guo et al. 2009), the measured alternative: one bit per orientation, the sign of its response.
+ * - BOCV (Guo et al. 2009), a measured alternative: one bit per orientation, the sign of its response.
+ * - Fast RLOC (Jia et al. 2008), a measured alternative: the filters are MFRAT-style line sums (a plain
+ *   line of pixels through the cell, zero-mean) instead of Gabor filters; the darkest line wins and is coded
+ *   like Competitive Code.
+ * - Ordinal code (Sun et al. 2005), a measured alternative: three bits per cell, the sign of the difference
+ *   between the responses of two orthogonal line filters (0° vs 90°, 30° vs 120°, 60° vs 150°).
  *
  * Codes are stored as bit planes, one 32-bit word per grid row and plane (the grid is at most 32 cells
  * wide), so a comparison is XOR and popcount and a horizontal shift is a bit shift.
  */
 
-export type FeatureKind = 'competitive' | 'bocv';
+export type FeatureKind = 'competitive' | 'bocv' | 'rloc' | 'ordinal';
 
 export interface FeatureOptions {
   kind: FeatureKind;
@@ -46,7 +51,7 @@ export const ORIENTATIONS = 6;
 export interface PalmCode {
   readonly kind: FeatureKind;
   readonly grid: number;
-  /** Bits per cell: 3 for Competitive Code, 6 for BOCV. */
+  /** Bits per cell: 3 for Competitive Code, RLOC and Ordinal, 6 for BOCV. */
   readonly planes: number;
   /** planes × grid words: plane p, row y at p·grid + y; bit x of a word is column x. */
   readonly bits: Uint32Array;
@@ -55,7 +60,7 @@ export interface PalmCode {
 }
 
 export function planesFor(kind: FeatureKind): number {
-  return kind === 'competitive' ? 3 : ORIENTATIONS;
+  return kind === 'bocv' ? ORIENTATIONS : 3;
 }
 
 /** Winner orientation -> 3 bits whose Hamming distance is the circular distance between orientations. */
@@ -222,6 +227,47 @@ export function gaborBank(options: Readonly<FeatureOptions>): GaborBank {
 }
 
 /**
+ * MFRAT-style line filters for fast RLOC at kπ/6: each kernel is a line of pixels through the centre,
+ * sigmaAlong_px · 2.5 pixels either side, one pixel wide (bilinear weights), made zero-mean and unit-energy
+ * like the Gabor bank, so a dark line through the cell gives the most negative sum.
+ */
+export function lineBank(options: Readonly<FeatureOptions>): GaborBank {
+  const key = `line/${options.sigmaAlong_px}`;
+  const cached = bankCache.get(key);
+  if (cached) return cached;
+  const radius = Math.ceil(2.5 * options.sigmaAlong_px);
+  const side = 2 * radius + 1;
+  const kernels = new Float32Array(ORIENTATIONS * side * side);
+  for (let k = 0; k < ORIENTATIONS; k++) {
+    const theta = (k * Math.PI) / ORIENTATIONS;
+    const cos = Math.cos(theta);
+    const sin = Math.sin(theta);
+    const base = k * side * side;
+    for (let y = -radius; y <= radius; y++) {
+      for (let x = -radius; x <= radius; x++) {
+        const along = x * cos + y * sin;
+        const across = -x * sin + y * cos;
+        if (Math.abs(along) > radius) continue;
+        kernels[base + (y + radius) * side + x + radius] = Math.max(0, 1 - Math.abs(across));
+      }
+    }
+    let mean = 0;
+    for (let i = 0; i < side * side; i++) mean += kernels[base + i]!;
+    mean /= side * side;
+    let energy = 0;
+    for (let i = 0; i < side * side; i++) {
+      kernels[base + i]! -= mean;
+      energy += kernels[base + i]! ** 2;
+    }
+    const norm = 1 / Math.sqrt(energy);
+    for (let i = 0; i < side * side; i++) kernels[base + i]! *= norm;
+  }
+  const bank = { radius, kernels };
+  bankCache.set(key, bank);
+  return bank;
+}
+
+/**
  * The six filter responses at each grid cell's centre: grid² × ORIENTATIONS values, cell-major. Computed only
  * at the cells (not the whole image), which is what makes the filter bank cheap.
  */
@@ -298,16 +344,22 @@ export function encodeResponses(
     for (let x = 0; x < grid; x++) {
       const cell = y * grid + x;
       if (contrast[cell]! >= limit) maskWord |= 1 << x;
-      if (options.kind === 'competitive') {
+      if (options.kind === 'competitive' || options.kind === 'rloc') {
         const code = COMPETITIVE_BITS[winners[cell]!]!;
         for (let p = 0; p < 3; p++) if ((code >> p) & 1) bits[p * grid + y]! |= 1 << x;
+      } else if (options.kind === 'ordinal') {
+        const half = ORIENTATIONS / 2;
+        for (let k = 0; k < half; k++) {
+          const r = responses[cell * ORIENTATIONS + k]! - responses[cell * ORIENTATIONS + k + half]!;
+          if (r < 0) bits[k * grid + y]! |= 1 << x;
+        }
       } else {
         for (let k = 0; k < ORIENTATIONS; k++) {
           if (responses[cell * ORIENTATIONS + k]! < 0) bits[k * grid + y]! |= 1 << x;
         }
       }
     }
-    mask[y] = options.kind === 'competitive' ? maskWord : allCells(grid);
+    mask[y] = options.kind === 'competitive' || options.kind === 'rloc' ? maskWord : allCells(grid);
   }
   return { kind: options.kind, grid, planes, bits, mask };
 }
@@ -347,7 +399,8 @@ export function extractFeatures(
   }
   const image = resample(roi, size, options.workingSize);
   normaliseContrast(image, options.workingSize, options.normaliseRadius_px);
-  const responses = gaborResponses(image, options.workingSize, options.grid, gaborBank(options));
+  const bank = options.kind === 'rloc' ? lineBank(options) : gaborBank(options);
+  const responses = gaborResponses(image, options.workingSize, options.grid, bank);
   return { options, grid: options.grid, responses };
 }
 

@@ -468,13 +468,15 @@ export class TemplateProtector {
 
 const MAGIC = [0x48, 0x50, 0x54, 0x31]; // "HPT1"
 const HEADER_BYTES = 20;
+/** Header byte 4: the feature kind's index here (existing templates: 0 Competitive Code, 1 BOCV). */
+const KIND_BYTES: readonly FeatureKind[] = ['competitive', 'bocv', 'rloc', 'ordinal'];
 
 /** Bytes for storage (to be encrypted at rest by the server): a fixed header, then the words little-endian. */
 export function serializeTemplate(template: ProtectedTemplate): Uint8Array {
   const bytes = new Uint8Array(HEADER_BYTES + 4 * template.words.length);
   const view = new DataView(bytes.buffer);
   bytes.set(MAGIC, 0);
-  bytes[4] = template.kind === 'competitive' ? 0 : 1;
+  bytes[4] = KIND_BYTES.indexOf(template.kind);
   bytes[5] = template.symbolBits;
   view.setUint16(6, template.hashes, true);
   view.setUint16(8, template.coarseHashes, true);
@@ -494,7 +496,8 @@ export function parseTemplate(bytes: Uint8Array): ProtectedTemplate {
   const hashes = view.getUint16(6, true);
   const coarseHashes = view.getUint16(8, true);
   if (
-    (kindByte !== 0 && kindByte !== 1) ||
+    kindByte === undefined ||
+    kindByte >= KIND_BYTES.length ||
     ![1, 2, 4].includes(symbolBits) ||
     view.getUint16(10, true) !== 0 ||
     hashes % 32 !== 0 ||
@@ -509,7 +512,7 @@ export function parseTemplate(bytes: Uint8Array): ProtectedTemplate {
   const words = new Uint32Array(count);
   for (let i = 0; i < count; i++) words[i] = view.getUint32(HEADER_BYTES + 4 * i, true);
   return {
-    kind: kindByte === 0 ? 'competitive' : 'bocv',
+    kind: KIND_BYTES[kindByte]!,
     symbolBits,
     hashes,
     coarseHashes,
