@@ -18,6 +18,7 @@ import {
   type ProbeTemplates,
   type ProtectedTemplate,
 } from '../packages/palm/src/protect';
+import { fuseFeatures } from '../packages/palm/src/fusion';
 import { coarseDistance, verifyDistance } from '../packages/palm/src/search';
 import { createIdentity, renderSample, type SyntheticSetting } from '../packages/palm/src/synthetic';
 
@@ -40,8 +41,22 @@ export interface WorkerSetup {
   kinds: KindBuffers[];
 }
 
+/** Captures fused into one registration (the first FUSED_CAPTURES samples) or one payment scan (the next ones). */
+export const FUSED_CAPTURES = 3;
+
+/** Payment scans per identity from `samples` captures: the captures after registration's, in threes. */
+export function fusedProbesPer(samples: number): number {
+  return Math.floor((samples - FUSED_CAPTURES) / FUSED_CAPTURES);
+}
+
 export type WorkerTask =
   | { task: 'build'; kind: number; from: number; to: number }
+  /**
+   * The product's protocol into `kind`'s buffers (Competitive Code), 1 + fusedProbesPer(samples) slots per
+   * identity: its registration, fused from its first captures, then its payment scans, each fused from the
+   * next captures.
+   */
+  | { task: 'fuse'; kind: number; from: number; to: number }
   | {
       task: 'compare';
       kind: number;
@@ -133,6 +148,30 @@ if (parentPort) {
   parentPort.on('message', (message: WorkerTask) => {
     const started = performance.now();
     const v = views[message.kind]!;
+    if (message.task === 'fuse') {
+      let fuse_ms = 0;
+      for (let identity = message.from; identity < message.to; identity++) {
+        const palm = createIdentity(setup.seed, identity);
+        const features = Array.from({ length: setup.samples }, (_, s) =>
+          extractFeatures(renderSample(palm, s, setup.setting, ROI_SIZE), ROI_SIZE, DEFAULT_FEATURE_OPTIONS),
+        );
+        const slot = identity * (1 + fusedProbesPer(setup.samples));
+        const t0 = performance.now();
+        const registration = fuseFeatures(features.slice(0, FUSED_CAPTURES)).features;
+        fuse_ms += performance.now() - t0;
+        v.enrol.set(protector.enrol(registration).words, slot * shape.words);
+        for (let p = 1; p <= fusedProbesPer(setup.samples); p++) {
+          const t1 = performance.now();
+          const scan = fuseFeatures(features.slice(p * FUSED_CAPTURES, (p + 1) * FUSED_CAPTURES)).features;
+          fuse_ms += performance.now() - t1;
+          const probe = protector.probe(scan);
+          v.probeFine.set(probe.fine, (slot + p) * shape.fineAlignments * shape.words);
+          v.probeCoarse.set(probe.coarse, (slot + p) * shape.coarseAlignments * shape.coarseWords);
+        }
+      }
+      parentPort!.postMessage({ done: true, fuse_ms, elapsed_ms: performance.now() - started });
+      return;
+    }
     if (message.task === 'build') {
       const options = { ...DEFAULT_FEATURE_OPTIONS, kind: v.kind };
       let extract_ms = 0;

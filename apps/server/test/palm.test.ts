@@ -162,6 +162,13 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     });
     expect(stranger.statusCode).toBe(400);
     expect(stranger.json().message).toBe(messages.palmNotRecognised);
+    // Two frames of the payer's palm do not carry a scan whose third frame shows another palm.
+    const mixed = scanOf(7, [16, 17]);
+    mixed.frames.push(...scanOf(8, [3]).frames);
+    const notOnePalm = await post('/Palm/authenticate', receiver.token, { amount: 1, scan: mixed });
+    expect(notOnePalm.statusCode).toBe(400);
+    expect(notOnePalm.json().message).toBe(messages.palmNotRecognised);
+    expect(await balanceOf(payer.token)).toBe('749.50');
     const self = await post('/Palm/authenticate', payer.token, { amount: 1, scan: scanOf(7, [20, 21, 22]) });
     expect(self.json().message).toBe(messages.palmSelfPayment);
     const elsewhere = await post('/Palm/authenticate', receiver.token, {

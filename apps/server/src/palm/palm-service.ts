@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PALM_ROI_BYTES, PALM_ROI_SIZE, type Hand, type PalmScan } from '@hasta/contracts/palm';
 import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
+import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '@hasta/palm/fusion';
 import { parseTemplate, palmHash, serializeTemplate, type ProtectedTemplate } from '@hasta/palm/protect';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
-import {
-  decide,
-  decisionPolicy,
-  galleryShapeOf,
-  thresholdForFmr,
-  verifyDistance,
-  type SearchResult,
-} from '@hasta/palm/search';
+import { decide, decisionPolicy, galleryShapeOf } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
@@ -24,10 +18,6 @@ const liveConsent = sql<boolean>`EXISTS (
 
 /** Target false-positive identification rate of one search over the whole gallery (FPIR ≈ N × FMR). */
 const TARGET_FPIR = 1e-3;
-/** 1:1 threshold of registration's check that a scan's frames show one palm. */
-const ENROLMENT_CONSISTENCY_FMR = 1e-4;
-/** Frames that must name the same palm before a payment is taken. */
-const PAYMENT_AGREEING_FRAMES = 2;
 /** A frame whose guide box is this flat (grey-level standard deviation) or this dark/bright shows no palm. */
 const MIN_FRAME_CONTRAST = 6;
 const MIN_FRAME_MEAN = 20;
@@ -130,9 +120,9 @@ export class PalmService {
   }
 
   /**
-   * Registers one hand: the first frame becomes the template, the others must match it (one palm, held
-   * still), and the palm must not already belong to anyone. Consent, the template and the events are one
-   * transaction; the log events go to its outbox in the same transaction.
+   * Registers one hand: the scan's frames must show one palm (held still), which must not already belong to
+   * anyone; they are fused into one feature (packages/palm/src/fusion.ts) and that is protected. Consent, the
+   * template and the events are one transaction; the log events go to its outbox in the same transaction.
    */
   async enrol(userId: string, hand: Hand, scan: PalmScan): Promise<{ palmHash: string; templateId: string }> {
     if (await this.#registered(this.db, userId, hand)) throw AppError.of('CONFLICT', 'handAlreadyRegistered');
@@ -140,16 +130,11 @@ export class PalmService {
     // here, as the landmark ROI mirrors it in the browser.
     const frames = this.readFrames(scan);
     const oriented = hand === 'left' && scan.roi !== 'landmarks' ? frames.map(mirrorFrame) : frames;
-    const features = oriented.map((frame) => extractFeatures(frame, PALM_ROI_SIZE));
+    const feature = fusedFeature(oriented);
+    if (!feature) throw AppError.of('BAD_REQUEST', 'palmScansDisagree');
     const key = this.keys.current;
-    const template = key.protector.enrol(features[0]!);
-    const threshold = thresholdForFmr(ENROLMENT_CONSISTENCY_FMR);
-    for (const other of features.slice(1)) {
-      if (verifyDistance(template, key.protector.probe(other)) > threshold) {
-        throw AppError.of('BAD_REQUEST', 'palmScansDisagree');
-      }
-    }
-    if ((await this.#identify(features.slice(0, 1), 1, TARGET_FPIR)).outcome === 'match') {
+    const template = key.protector.enrol(feature);
+    if ((await this.#identify(feature, TARGET_FPIR)).outcome === 'match') {
       throw AppError.of('CONFLICT', 'palmAlreadyEnrolled');
     }
     const templateId = randomUUID();
@@ -186,22 +171,23 @@ export class PalmService {
    */
   async identify(scan: PalmScan): Promise<PalmMatch> {
     const frames = this.readFrames(scan);
-    const agreeing = Math.min(PAYMENT_AGREEING_FRAMES, frames.length);
     // Frames from the guide box show an unknown hand as the camera saw it: they are searched as they are and
     // mirrored (a left hand), each search at half the false-positive budget, so the scan's stays within it.
     const orientations = scan.roi === 'landmarks' ? [frames] : [frames, frames.map(mirrorFrame)];
-    const matches: { features: PalmFeatures[]; templateId: string; distance: number }[] = [];
+    const matches: { feature: PalmFeatures; templateId: string; distance: number }[] = [];
     for (const oriented of orientations) {
-      const features = oriented.map((frame) => extractFeatures(frame, PALM_ROI_SIZE));
-      const decision = await this.#identify(features, agreeing, TARGET_FPIR / orientations.length);
-      if (decision.outcome === 'match') matches.push({ features, ...decision });
+      // Frames that do not show one palm are no answer (as at registration, where they are refused).
+      const feature = fusedFeature(oriented);
+      if (!feature) continue;
+      const decision = await this.#identify(feature, TARGET_FPIR / orientations.length);
+      if (decision.outcome === 'match') matches.push({ feature, ...decision });
     }
     // Two palms claiming one scan (one each way round) is no answer.
     const found = matches.every((m) => m.templateId === matches[0]?.templateId) ? matches[0] : undefined;
     // The palm may have been withdrawn or erased while the search ran.
     const enrolled = found ? this.#enrolled.get(found.templateId) : undefined;
     if (!found || !enrolled) throw AppError.of('BAD_REQUEST', 'palmNotRecognised');
-    if (enrolled.key !== this.keys.current) await this.#renew(found.templateId, enrolled, found.features[0]!);
+    if (enrolled.key !== this.keys.current) await this.#renew(found.templateId, enrolled, found.feature);
     return {
       userId: enrolled.userId,
       hand: enrolled.hand,
@@ -298,26 +284,15 @@ export class PalmService {
    * The best match over every key's gallery. Stage 1 of a large gallery runs in the search workers, so the
    * event loop stays free; the results are those of `PalmGallery.search` on the same gallery.
    */
-  async #identify(features: PalmFeatures[], agreeingFrames: number, targetFpir: number) {
+  async #identify(feature: PalmFeatures, targetFpir: number) {
     let best: { templateId: string; distance: number } | undefined;
     const gallerySize = this.gallerySize;
     for (const [keyId, gallery] of [...this.#galleries]) {
       if (gallery.size === 0) continue;
       const key = this.#keyById(keyId)!;
-      const results: SearchResult[] = [];
-      for (const feature of features) {
-        const result = await this.#searchPool.search(gallery, key.protector.probe(feature));
-        this.searchPaths[result.stage1]++;
-        results.push(result);
-      }
-      const decision = decide(
-        results,
-        decisionPolicy({
-          gallerySize,
-          targetFpir,
-          minAgreeingFrames: agreeingFrames,
-        }),
-      );
+      const result = await this.#searchPool.search(gallery, key.protector.probe(feature));
+      this.searchPaths[result.stage1]++;
+      const decision = decide([result], decisionPolicy({ gallerySize, targetFpir }));
       if (decision.outcome === 'match' && (!best || decision.distance < best.distance)) {
         best = { templateId: decision.id, distance: decision.distance };
       }
@@ -446,4 +421,13 @@ export function mirrorFrame(frame: Uint8Array): Uint8Array {
     for (let x = 0; x < PALM_ROI_SIZE; x += 1) mirrored[row + x] = frame[row + PALM_ROI_SIZE - 1 - x]!;
   }
   return mirrored;
+}
+
+/**
+ * The scan's frames fused into one feature (decision 020), or undefined when a frame does not show the same
+ * palm as the first: an aligned Competitive Code distance over FRAME_AGREEMENT_MAX_DISTANCE.
+ */
+function fusedFeature(frames: readonly Uint8Array[]): PalmFeatures | undefined {
+  const fused = fuseFeatures(frames.map((frame) => extractFeatures(frame, PALM_ROI_SIZE)));
+  return fused.distances.every((d) => d <= FRAME_AGREEMENT_MAX_DISTANCE) ? fused.features : undefined;
 }
