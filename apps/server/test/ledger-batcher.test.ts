@@ -227,8 +227,16 @@ describe(`group-committed transfers on ${testDatabaseKind}`, () => {
       .selectFrom('verifications')
       .select('id')
       .where('session_id', '=', sessionId)
-      .where('consumed_at', 'is', null)
       .where('created_at', '>', new Date(Date.now() - 300_000))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('verification_spends')
+              .select('verification_id')
+              .whereRef('verification_spends.verification_id', '=', 'verifications.id'),
+          ),
+        ),
+      )
       .execute();
     expect(unspent).toHaveLength(1);
     expect(await outcome(send(randomUUID()))).toBe('ok');

@@ -123,7 +123,12 @@ export interface VerificationsTable {
   session_id: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
-  consumed_at: Timestamp | null;
+}
+
+/** A verification is spent once it has a row here (migration 015): spends append, never update. */
+export interface VerificationSpendsTable {
+  verification_id: string;
+  spent_at: Timestamp;
 }
 
 export interface LedgerAccountsTable {
@@ -330,6 +335,7 @@ export interface Schema {
   otp_codes: OtpCodesTable;
   otp_events: OtpEventsTable;
   verifications: VerificationsTable;
+  verification_spends: VerificationSpendsTable;
   users: UsersTable;
   merchants: MerchantsTable;
   kiosks: KiosksTable;

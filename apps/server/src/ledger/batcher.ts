@@ -68,9 +68,10 @@ type Outcome = TransferRecord | LedgerErrorCode | 'verification_missing' | 'rece
 /**
  * Group commit for single-phase transfers: requests that arrive while a batch is being written wait for the
  * next one, and each batch is one statement whatever its size — the database function `ledger_post_batch`
- * (migration 014, decision 018), one round trip in its own READ COMMITTED transaction: it claims the ids,
- * spends the verifications, locks every account involved in id order (`FOR UPDATE`), applies the ledger's
- * rules in arrival order and writes the counters, the transfers and the refusals, giving back the ids of
+ * (migrations 014 and 015, decisions 018 and 019), one round trip in its own READ COMMITTED transaction: it
+ * claims the ids, spends the verifications (an insert into `verification_spends`), locks every account
+ * involved in id order (`FOR UPDATE`), applies the ledger's rules in arrival order and writes the
+ * counters, the transfers and the refusals, giving back the ids of
  * transfers that had no verification to spend or whose receiver address names another account now. (A
  * replay adds one read.) The outcome of every transfer is
  * exactly what `Ledger.transfer` would give: the same request hash, the same idempotency and refusal rules;
@@ -193,7 +194,7 @@ export class TransferBatcher {
   }
 
   /**
-   * The batch in one statement, `ledger_post_batch` (migration 014): it claims the ids, spends the
+   * The batch in one statement, `ledger_post_batch` (migrations 014 and 015): it claims the ids, spends the
    * verifications, locks the accounts in id order, applies the rules in arrival order and writes the
    * counters, the transfers and the refusals — one round trip, in the statement's own READ COMMITTED
    * transaction. A replay is read afterwards (the claim waited for the transaction that made it).

@@ -281,20 +281,35 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const user = await db.transaction().execute(async (trx) => {
         const verified = await trx
-          .updateTable('verifications')
-          .set({ consumed_at: new Date() })
+          .selectFrom('verifications')
+          .select(['id', 'identifier'])
           .where('token_hash', '=', hashToken(token))
           .where('purpose', '=', 'registration')
-          .where('consumed_at', 'is', null)
           .where('expires_at', '>', new Date())
           .where(
             'identifier',
             'in',
             [email, phone].filter((value): value is string => value !== undefined),
           )
-          .returning('identifier')
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('verification_spends')
+                  .select('verification_id')
+                  .whereRef('verification_spends.verification_id', '=', 'verifications.id'),
+              ),
+            ),
+          )
           .executeTakeFirst();
         if (!verified) throw AppError.of('BAD_REQUEST', 'verificationRequired');
+        // Spent once (migration 015): a signup racing with the same token waits here, then finds it spent.
+        const spent = await trx
+          .insertInto('verification_spends')
+          .values({ verification_id: verified.id })
+          .onConflict((conflict) => conflict.column('verification_id').doNothing())
+          .returning('verification_id')
+          .executeTakeFirst();
+        if (!spent) throw AppError.of('BAD_REQUEST', 'verificationRequired');
         // Only the verified contact is kept: an unverified one could be someone else's.
         const isPhone = channelOf(verified.identifier) === 'sms';
         try {
