@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PalmSearchPool } from './parallel-search';
 import { createRng, type Rng } from './random';
-import type { SearchResult } from './search';
+import { CASCADE_BLOCK_ENTRIES, type SearchResult } from './search';
 import {
   probeOf as fixtureProbe,
   randomWords,
@@ -21,7 +21,7 @@ function plain({ best, second, gallerySize, candidates }: SearchResult): SearchR
 }
 
 const pools: PalmSearchPool[] = [];
-function pool(options: { threads?: number; parallelFrom?: number; minShard?: number }): PalmSearchPool {
+function pool(options: { threads?: number; parallelFrom?: number }): PalmSearchPool {
   const p = new PalmSearchPool(options);
   pools.push(p);
   return p;
@@ -31,10 +31,11 @@ afterAll(async () => {
 });
 
 describe('parallel 1:N search', () => {
-  it('finds what PalmGallery.search finds, with stage 1 in shards over two workers', async () => {
+  it('finds what PalmGallery.search finds, with stage 1 in blocks over two workers', async () => {
     const rng = createRng(21);
-    const workers = pool({ threads: 2, parallelFrom: 1, minShard: 100 });
-    for (const size of [300, 1001, 6007]) {
+    const workers = pool({ threads: 2, parallelFrom: 1 });
+    // One short block; exactly two blocks; two and a short one (the workers take blocks as they come).
+    for (const size of [1001, 2 * CASCADE_BLOCK_ENTRIES, 2 * CASCADE_BLOCK_ENTRIES + 6007]) {
       const { js, wasm } = twinGalleries(rng, SHAPE, size);
       for (let r = 0; r < 4; r++) {
         const target = r % 2 === 0 ? rng.nextU32() % size : undefined;
@@ -46,7 +47,7 @@ describe('parallel 1:N search', () => {
           const result = await workers.search(wasm, probe, { candidates });
           // A silent fall-back to this thread would say so here.
           expect(result.stage1).toBe('workers');
-          expect(result.shards).toBe(Math.min(8, Math.ceil(size / 100)));
+          expect(result.shards).toBe(Math.ceil(size / CASCADE_BLOCK_ENTRIES));
           expect(workers.lastShardTimes).toHaveLength(2);
           expect(workers.lastShardCounts.reduce((a, b) => a + b, 0)).toBe(result.shards);
           const expected = js.search(probe, { candidates });

@@ -1,9 +1,10 @@
 /// <reference types="node" />
 /**
  * Node only: stage 1 of the 1:N search split over worker threads. Every worker instantiates the WebAssembly
- * kernel (wasm-search.ts) on the gallery's shared memory and scans one shard of the entries into the shared
- * score area; the calling thread then runs the shortlist and stage 2 as `PalmGallery.search` does, on the
- * very same scores, so the results are those of the one-thread search. Small galleries, shapes the kernel
+ * kernel (wasm-search.ts) on the gallery's shared memory and runs blocks of stage 1's cascade (search.ts's
+ * `cascadeBlock`), each writing its survivors into the shared memory; the calling thread then runs the
+ * shortlist and stage 2 as `PalmGallery.search` does, on the very same survivors, so the results are those
+ * of the one-thread search. Small galleries, shapes the kernel
  * does not handle, and a pool whose workers failed search on the calling thread; every result says which
  * path its stage 1 took.
  *
@@ -14,15 +15,21 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ProbeTemplates } from './protect';
-import { searchCandidates, type SearchResult } from './search';
-import { coarseScanBytes, type CoarseScanKernel, type WasmPalmGallery } from './wasm-search';
+import { CASCADE_BLOCK_ENTRIES, searchCandidates, type SearchResult } from './search';
+import {
+  blockKeep,
+  blocksOf,
+  coarseScanBytes,
+  type CoarseScanKernel,
+  type WasmPalmGallery,
+} from './wasm-search';
 
 /** How stage 1 ran: not at all (gallery within the shortlist), JS, the kernel on this thread, or workers. */
 export type Stage1Path = 'none' | 'js' | 'wasm' | 'workers';
 
 export interface ParallelSearchResult extends SearchResult {
   stage1: Stage1Path;
-  /** Shards scanned by the workers (0 unless stage 1 ran in workers). */
+  /** Blocks of stage 1 run by the workers (0 unless stage 1 ran in workers). */
   shards: number;
 }
 
@@ -33,9 +40,6 @@ export interface ParallelSearchResult extends SearchResult {
  * quarter off. From 10^5 on they also keep the event loop free for the search's longest part.
  */
 export const DEFAULT_PARALLEL_FROM = 100_000;
-/** Shards per worker of one search, and by default the fewest entries worth a message. */
-const SHARDS_PER_WORKER = 4;
-const DEFAULT_MIN_SHARD = 16_384;
 
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -47,16 +51,19 @@ parentPort.on('message', (m) => {
   if (m.drop !== undefined) { kernels.delete(m.drop); return; }
   try {
     if (m.memory) {
-      kernels.set(m.kernel, new WebAssembly.Instance(module, { env: { memory: m.memory } }).exports.scan);
+      const { cascade } = new WebAssembly.Instance(module, { env: { memory: m.memory } }).exports;
+      kernels.set(m.kernel, { cascade, memory: m.memory });
     }
-    const scan = kernels.get(m.kernel);
+    const { cascade, memory } = kernels.get(m.kernel);
+    const counts = new Int32Array(memory.buffer, m.counts, m.keeps.length);
     const started = performance.now();
     let shards = 0;
-    // Shards are taken from the shared counter until none is left: a worker that runs slower takes fewer.
-    for (let s = Atomics.add(next, 0, 1); s < m.shards; s = Atomics.add(next, 0, 1), shards++) {
-      const from = Math.round((s * m.size) / m.shards);
-      const to = Math.round(((s + 1) * m.size) / m.shards);
-      scan(m.entries, m.probe, m.alignments, m.out, from, to);
+    // Blocks are taken from the shared counter until none is left: a worker that runs slower takes fewer.
+    for (let s = Atomics.add(next, 0, 1); s < m.keeps.length; s = Atomics.add(next, 0, 1), shards++) {
+      const from = s * m.block;
+      const to = Math.min(m.size, from + m.block);
+      counts[s] = cascade(m.heads, m.tails, m.headBytes, m.tailBytes, m.probe, m.alignments, m.scores,
+        m.histograms + s * m.histogramBytes, m.pairs + from * 8, from, to, m.keeps[s]);
     }
     parentPort.postMessage({ id: m.id, ok: true, ms: performance.now() - started, shards });
   } catch (error) {
@@ -87,8 +94,6 @@ export class PalmSearchPool {
   readonly threads: number;
   /** Galleries smaller than this search on the calling thread. */
   readonly parallelFrom: number;
-  /** Entries of the smallest shard (a search has up to 4 shards per worker). */
-  readonly minShard: number;
   #workers: PoolWorker[] | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #kernelIds = new WeakMap<CoarseScanKernel, number>();
@@ -96,16 +101,15 @@ export class PalmSearchPool {
   #nextMessage = 1;
   #failure: Error | undefined;
   #closed = false;
-  /** Milliseconds each worker spent in the kernel during the last parallel search, and its shards. */
+  /** Milliseconds each worker spent in the kernel during the last parallel search, and its blocks. */
   lastShardTimes: number[] = [];
   lastShardCounts: number[] = [];
-  /** The next shard of the running search (shared with the workers). */
+  /** The next block of the running search (shared with the workers). */
   readonly #next = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(options: { threads?: number; parallelFrom?: number; minShard?: number } = {}) {
+  constructor(options: { threads?: number; parallelFrom?: number } = {}) {
     this.threads = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
     this.parallelFrom = options.parallelFrom ?? DEFAULT_PARALLEL_FROM;
-    this.minShard = Math.max(1, options.minShard ?? DEFAULT_MIN_SHARD);
   }
 
   /** Why the workers stopped being used, if they failed. */
@@ -172,13 +176,15 @@ export class PalmSearchPool {
     const version = gallery.version;
     const generation = kernel.generation;
     const alignments = kernel.writeProbe(1, probe);
-    // Workers take shards from a shared counter as they become free, so a thread that runs slower (another
+    // Workers take blocks from a shared counter as they become free, so a thread that runs slower (another
     // process on its core) takes fewer: measured here, with one half each, one of two workers often took a
     // third longer than the other.
-    const shards = Math.max(1, Math.min(workers.length * SHARDS_PER_WORKER, Math.ceil(size / this.minShard)));
+    const candidates = searchCandidates(options.candidates);
+    const keeps = Array.from({ length: blocksOf(size) }, (_, b) => blockKeep(b, size, candidates));
+    const shards = keeps.length;
     Atomics.store(this.#next, 0, 0);
     try {
-      const done = await Promise.all(workers.map((w) => this.#scan(w, kernel, alignments, size, shards)));
+      const done = await Promise.all(workers.map((w) => this.#scan(w, kernel, alignments, size, keeps)));
       this.lastShardTimes = done.map((d) => d.ms);
       this.lastShardCounts = done.map((d) => d.shards);
     } catch (error) {
@@ -187,8 +193,9 @@ export class PalmSearchPool {
     }
     // An add or remove while the workers ran: their scores may be stale, so search again here.
     if (gallery.version !== version || kernel.generation !== generation) return local();
+    const survivors = kernel.collect(1, size, kernel.counts(1, size), gallery.stage1Buffers(size));
     return {
-      ...gallery.search(probe, { ...options, coarseScores: kernel.scores(1, size) }),
+      ...gallery.search(probe, { ...options, survivors }),
       stage1: 'workers',
       shards,
     };
@@ -242,7 +249,7 @@ export class PalmSearchPool {
     kernel: CoarseScanKernel,
     alignments: number,
     size: number,
-    shards: number,
+    keeps: number[],
   ): Promise<Done> {
     let kernelId = this.#kernelIds.get(kernel);
     if (kernelId === undefined) {
@@ -259,12 +266,20 @@ export class PalmSearchPool {
         id,
         kernel: kernelId,
         ...(fresh ? { memory: kernel.memory } : {}),
-        entries: layout.entries,
+        heads: layout.heads,
+        tails: layout.tails,
+        headBytes: layout.headBytes,
+        tailBytes: layout.tailBytes,
         probe: layout.probes[1],
-        out: layout.scores[1],
+        scores: layout.scores[1],
+        histograms: layout.histograms[1],
+        histogramBytes: layout.histogramBytes,
+        pairs: layout.pairs[1],
+        counts: layout.counts[1],
+        block: CASCADE_BLOCK_ENTRIES,
         alignments,
         size,
-        shards,
+        keeps,
       });
     });
   }

@@ -3,8 +3,11 @@
  *
  * A linear scan: at ~25–35 % genuine symbol disagreement no index (multi-index hashing, trees) prunes
  * anything, and a scan over contiguous words is as fast as memory allows. Two stages:
- * 1. every gallery entry's coarse template against the probe's few coarse alignments; the best `candidates`
- *    entries (by the smallest distance over those alignments) go on;
+ * 1. every gallery entry's coarse template against the probe's few coarse alignments, as a cascade
+ *    (`cascadeBlock`): per block of `CASCADE_BLOCK_ENTRIES` slots, the head of every entry (the first half of
+ *    its coarse template) first; the whole coarse template only for the best 1/`CASCADE_KEEP_DIVISOR` of the
+ *    block's heads; of those, the best `candidates` entries (by the smallest distance over the alignments)
+ *    go on;
  * 2. their full templates against all of the probe's full alignments (more rotations and shifts).
  *
  * Distances are the fraction of disagreeing Index-of-Max symbols, minimised over the probe's alignments.
@@ -88,6 +91,27 @@ export function symbolMismatches(
     count += popcount32(x & lanes);
   }
   return count;
+}
+
+/**
+ * Smallest mismatch count of the first `length` words of a stored template against the same words of any of
+ * a probe's alignments (`stride` words apart).
+ */
+function bestPrefixOverAlignments(
+  stored: Uint32Array,
+  storedOffset: number,
+  probe: Uint32Array,
+  alignments: number,
+  stride: number,
+  length: number,
+  symbolBits: number,
+): number {
+  let best = 0xffff;
+  for (let a = 0; a < alignments; a++) {
+    const d = symbolMismatches(stored, storedOffset, probe, a * stride, length, symbolBits);
+    if (d < best) best = d;
+  }
+  return best;
 }
 
 /** Smallest mismatch count of one stored template against any of a probe's alignments. */
@@ -195,6 +219,103 @@ export function searchCandidates(requested: number | undefined): number {
 export const MAX_GALLERY_SIZE = 1 << 24;
 
 /**
+ * Stage 1's cascade runs block by block over the slots (the last block may be shorter), so that its result
+ * does not depend on how the blocks are shared out between threads.
+ */
+export const CASCADE_BLOCK_ENTRIES = 16_384;
+/**
+ * Each block keeps the best 1/32 of its heads (and at least the shortlist's size). Measured by
+ * `npm run bench:palm` on the medium setting: a mate's head (256 symbols) is beaten by ≥ 1/32 of the
+ * impostors for 0.17 % of mated probes, nearly all of which the whole coarse prefix at N = 10^6 misses
+ * too: the cascade adds 0.02 percentage points to the shortlist's miss rate (1/16: none measured, 1/64:
+ * 0.07; a head of 128 symbols kept at 1/32 adds 1.5).
+ */
+export const CASCADE_KEEP_DIVISOR = 32;
+
+/** Words of the coarse template's head, which the cascade's first pass compares: the first half. */
+export function cascadeHeadWords(coarseWords: number): number {
+  return Math.max(1, Math.floor(coarseWords / 2));
+}
+
+/** Heads a block of `length` entries keeps for the whole coarse comparison. */
+export function cascadeKeep(length: number, candidates: number): number {
+  return Math.max(Math.ceil(length / CASCADE_KEEP_DIVISOR), candidates);
+}
+
+/** Stage 1's result: slots in ascending order with their whole coarse distances (symbols), `count` of them. */
+export interface CoarseSurvivors {
+  slots: Uint32Array;
+  distances: Uint16Array;
+  count: number;
+}
+
+/**
+ * One block [from, to) of stage 1, over a words array laid out as in PalmGallery (entries of `words` words,
+ * the first `coarseWords` of each the coarse template, of which the first `headWords` the head): every
+ * head's distance over the probe's coarse alignments into `headScores[slot]`; the cut, the smallest head
+ * distance with at least keep' = min(keep, to − from) heads at or below it; then the keep' entries with the
+ * smallest heads (those below the cut, and the first in slot order at it), in slot order, each with its
+ * whole coarse distance into `outSlots` / `outDistances` from `outOffset`. Returns their number (keep'). `histogram` needs a bin per head distance (headWords × 32 / symbolBits + 1). The WebAssembly
+ * kernel's `cascade` computes the same.
+ */
+export function cascadeBlock(
+  storage: Uint32Array,
+  words: number,
+  coarseWords: number,
+  headWords: number,
+  symbolBits: number,
+  probe: ProbeTemplates,
+  from: number,
+  to: number,
+  keep: number,
+  headScores: Uint16Array,
+  histogram: Uint32Array,
+  outSlots: Uint32Array,
+  outDistances: Uint16Array,
+  outOffset: number,
+): number {
+  if (from >= to) return 0;
+  const alignments = probe.coarseAlignments;
+  const bins = (headWords * 32) / symbolBits + 1;
+  histogram.fill(0, 0, bins);
+  for (let i = from; i < to; i++) {
+    const d = bestPrefixOverAlignments(
+      storage,
+      i * words,
+      probe.coarse,
+      alignments,
+      coarseWords,
+      headWords,
+      symbolBits,
+    );
+    headScores[i] = d;
+    histogram[d]!++;
+  }
+  const wanted = Math.min(keep, to - from);
+  let cut = 0;
+  let total = histogram[0]!;
+  while (total < wanted && cut < bins) total += histogram[++cut]!;
+  let room = wanted - (total - histogram[cut]!);
+  let n = outOffset;
+  for (let i = from; i < to; i++) {
+    const h = headScores[i]!;
+    if (h > cut || (h === cut && room-- <= 0)) continue;
+    outSlots[n] = i;
+    outDistances[n] = bestPrefixOverAlignments(
+      storage,
+      i * words,
+      probe.coarse,
+      alignments,
+      coarseWords,
+      coarseWords,
+      symbolBits,
+    );
+    n++;
+  }
+  return n - outOffset;
+}
+
+/**
  * The in-memory gallery: every template's words in one contiguous array, so the first stage is one linear
  * pass over the entries' prefixes. Removal moves the last entry into the hole, keeping the array dense.
  */
@@ -203,15 +324,21 @@ export class PalmGallery {
   /** Words per template, and the leading words that form the coarse template. */
   readonly words: number;
   readonly coarseWords: number;
+  /** Leading words of the coarse template that the cascade's first pass compares. */
+  readonly headWords: number;
   private ids: string[] = [];
   private readonly slots = new Map<string, number>();
   private storage: Uint32Array;
-  private coarseScores = new Uint16Array(0);
+  private headScores = new Uint16Array(0);
+  private survivors: CoarseSurvivors = { slots: new Uint32Array(0), distances: new Uint16Array(0), count: 0 };
+  private histogram: Uint32Array;
 
   constructor(shape: Readonly<GalleryShape>, initialCapacity = 1024) {
     this.shape = { ...shape, keyId: shape.keyId.slice() };
     this.words = Math.ceil((shape.hashes * shape.symbolBits) / 32);
     this.coarseWords = Math.ceil((shape.coarseHashes * shape.symbolBits) / 32);
+    this.headWords = cascadeHeadWords(this.coarseWords);
+    this.histogram = new Uint32Array((this.headWords * 32) / shape.symbolBits + 1);
     if (shape.coarseHashes > 65535) throw new RangeError('coarse hash count out of range');
     this.storage = new Uint32Array(Math.max(1, Math.min(initialCapacity, MAX_GALLERY_SIZE)) * this.words);
   }
@@ -284,32 +411,94 @@ export class PalmGallery {
     this.storage = storage;
   }
 
-  /** Stage 1: every entry's coarse distance (in symbols) over the probe's coarse alignments, into `out`. */
+  /** Every entry's whole coarse distance (in symbols) over the probe's coarse alignments, into `out`. */
   scanCoarse(probe: ProbeTemplates, out: Uint16Array, from = 0, to = this.ids.length): void {
     this.checkProbe(probe);
     scanCoarse(this.storage, this.words, this.coarseWords, this.shape.symbolBits, probe, out, from, to);
   }
 
-  /** Slots whose coarse score is among the `count` best (ties at the cut may add up to `count` more). */
-  private shortlist(scores: Uint16Array, size: number, count: number): number[] {
+  /** Room for stage 1's result over `size` entries (the buffer `stage1` returns). */
+  stage1Buffers(size: number): CoarseSurvivors {
+    if (this.survivors.slots.length < size) {
+      const length = Math.max(size, 2 * this.survivors.slots.length);
+      this.survivors = { slots: new Uint32Array(length), distances: new Uint16Array(length), count: 0 };
+    }
+    return this.survivors;
+  }
+
+  /**
+   * Stage 1 (the cascade, block by block; see `cascadeBlock`): the entries whose whole coarse template was
+   * compared, with their distances. The result is a buffer the next call overwrites.
+   */
+  stage1(probe: ProbeTemplates, candidates: number): CoarseSurvivors {
+    this.checkProbe(probe);
+    const size = this.ids.length;
+    const out = this.stage1Buffers(size);
+    if (this.headScores.length < size) this.headScores = new Uint16Array(this.survivors.slots.length);
+    let count = 0;
+    for (let from = 0; from < size; from += CASCADE_BLOCK_ENTRIES) {
+      const to = Math.min(size, from + CASCADE_BLOCK_ENTRIES);
+      count += cascadeBlock(
+        this.storage,
+        this.words,
+        this.coarseWords,
+        this.headWords,
+        this.shape.symbolBits,
+        probe,
+        from,
+        to,
+        cascadeKeep(to - from, candidates),
+        this.headScores,
+        this.histogram,
+        out.slots,
+        out.distances,
+        count,
+      );
+    }
+    out.count = count;
+    return out;
+  }
+
+  /**
+   * Slots among stage 1's survivors whose coarse distance is among the `count` best (ties at the cut may add
+   * up to `count` more, the first in slot order).
+   */
+  private shortlist(survivors: CoarseSurvivors, count: number): number[] {
     const histogram = new Uint32Array(this.shape.coarseHashes + 2);
-    for (let i = 0; i < size; i++) histogram[scores[i]!]!++;
+    const { slots, distances } = survivors;
+    for (let k = 0; k < survivors.count; k++) histogram[distances[k]!]!++;
     let cut = 0;
     let total = 0;
     while (cut < histogram.length - 1 && total + histogram[cut]! < count) total += histogram[cut++]!;
     const limit = count * 2;
     const chosen: number[] = [];
-    for (let i = 0; i < size && chosen.length < limit; i++) if (scores[i]! <= cut) chosen.push(i);
+    for (let k = 0; k < survivors.count && chosen.length < limit; k++) {
+      if (distances[k]! <= cut) chosen.push(slots[k]!);
+    }
     return chosen;
   }
 
+  /** Stage 2: each slot's differing symbols against the probe's best full alignment. */
+  protected stage2(probe: ProbeTemplates, slots: readonly number[]): ArrayLike<number> {
+    return slots.map((slot) =>
+      bestOverAlignments(
+        this.storage,
+        slot * this.words,
+        probe.fine,
+        probe.fineAlignments,
+        this.words,
+        this.shape.symbolBits,
+      ),
+    );
+  }
+
   /**
-   * Identification: the closest entry and the runner-up. `coarseScores` may be passed in when stage 1 ran
-   * elsewhere (in workers), so that only stage 2 runs here.
+   * Identification: the closest entry and the runner-up. Stage 1's `survivors` may be passed in when it ran
+   * elsewhere (in workers), so that only the shortlist and stage 2 run here.
    */
   search(
     probe: ProbeTemplates,
-    options: { candidates?: number; coarseScores?: Uint16Array } = {},
+    options: { candidates?: number; survivors?: CoarseSurvivors } = {},
   ): SearchResult {
     checkShape(probe, this.shape);
     checkProbe(probe, this.words, this.coarseWords);
@@ -319,27 +508,17 @@ export class PalmGallery {
     if (size <= candidates) {
       shortlist = Array.from({ length: size }, (_, i) => i);
     } else {
-      let scores = options.coarseScores;
-      if (!scores) {
-        if (this.coarseScores.length < size) this.coarseScores = new Uint16Array(size);
-        scores = this.coarseScores;
-        this.scanCoarse(probe, scores);
+      const survivors = options.survivors ?? this.stage1(probe, candidates);
+      if (survivors.count > 0 && survivors.slots[survivors.count - 1]! >= size) {
+        throw new RangeError('stage 1 result does not match the gallery');
       }
-      if (scores.length < size) throw new RangeError('coarse scores do not cover the gallery');
-      shortlist = this.shortlist(scores, size, candidates);
+      shortlist = this.shortlist(survivors, candidates);
     }
+    const counts = this.stage2(probe, shortlist);
     let best: Match | undefined;
     let second: Match | undefined;
-    for (const slot of shortlist) {
-      const distance =
-        bestOverAlignments(
-          this.storage,
-          slot * this.words,
-          probe.fine,
-          probe.fineAlignments,
-          this.words,
-          this.shape.symbolBits,
-        ) / this.shape.hashes;
+    for (const [k, slot] of shortlist.entries()) {
+      const distance = counts[k]! / this.shape.hashes;
       // Ids are unique in the gallery, so the runner-up entry is the closest other id.
       const match = { id: this.ids[slot]!, distance };
       if (!best || distance < best.distance) {
@@ -354,8 +533,8 @@ export class PalmGallery {
 }
 
 /**
- * Stage 1 over a words array laid out as in PalmGallery (entries of `words` words, the first `coarseWords`
- * of each scanned). Exported for workers that scan a shard of a shared buffer.
+ * Every entry's whole coarse distance, over a words array laid out as in PalmGallery (entries of `words`
+ * words, the first `coarseWords` of each scanned): stage 1 without the cascade, for tests and benchmarks.
  */
 export function scanCoarse(
   storage: Uint32Array,
@@ -399,8 +578,12 @@ export interface ImpostorModel {
   scale: number;
 }
 
-/** The fit of 10^6 impostor pairs, 1,000 identities × 10 samples (docs/palm-benchmark.md). */
-export const DEFAULT_IMPOSTOR_MODEL: Readonly<ImpostorModel> = { location: 0.6769, scale: 0.0273 };
+/**
+ * The fit of 10^6 impostor pairs of the server's protocol (decision 020): payment scans and registrations each
+ * fused from three captures, 1,000 identities (docs/palm-benchmark.md). Single captures fit 0.6769 / 0.0273;
+ * fused scans' tail is wider, so their fit gives the tighter thresholds.
+ */
+export const DEFAULT_IMPOSTOR_MODEL: Readonly<ImpostorModel> = { location: 0.6727, scale: 0.0295 };
 
 /** Standard normal CDF (erfc by Numerical Recipes' Chebyshev fit, relative error < 1.2e-7 everywhere). */
 export function normalCdf(z: number): number {

@@ -1,12 +1,20 @@
 /**
- * Stage 1 of the 1:N search in WebAssembly SIMD (src/wasm/coarse-scan.wat), with the same scores as the JS
- * `scanCoarse`. The coarse prefixes live apart from the full templates, in a shared WebAssembly memory, as
- * 128 bytes per entry in bit planes (see the .wat): the scan streams 128 bytes per entry instead of striding
- * over 256-byte templates, and workers (parallel-search.ts, Node only) scan shards of the same memory.
+ * Stage 1 of the 1:N search in WebAssembly SIMD (src/wasm/coarse-scan.wat): the cascade of search.ts's
+ * `cascadeBlock`, with the same distances and survivors as the JS code. The coarse prefixes live apart from
+ * the full templates, in a shared WebAssembly memory, in bit planes (see the .wat), as two arrays: the heads
+ * (the first half of every prefix, which the first pass streams) and the tails. Workers
+ * (parallel-search.ts, Node only) run blocks of the same memory.
  * No Node API here: the module runs wherever WebAssembly SIMD and shared memory do.
  */
 import type { ProbeTemplates } from './protect';
-import { PalmGallery, searchCandidates, type GalleryShape, type SearchResult } from './search';
+import {
+  CASCADE_BLOCK_ENTRIES,
+  cascadeHeadWords,
+  cascadeKeep,
+  PalmGallery,
+  type CoarseSurvivors,
+  type GalleryShape,
+} from './search';
 import { COARSE_SCAN_WASM_BASE64 } from './wasm/coarse-scan.wasm';
 
 /** The part of the WebAssembly JS API used here (the compiler's libs here have no DOM). */
@@ -19,25 +27,50 @@ interface WasmApi {
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
 }
 type ScanFunction = (
-  entries: number,
+  heads: number,
+  tails: number,
+  headBytes: number,
+  tailBytes: number,
   probe: number,
   alignments: number,
   out: number,
   from: number,
   to: number,
 ) => void;
+type FineFunction = (
+  entries: number,
+  count: number,
+  probe: number,
+  alignments: number,
+  bytes: number,
+  out: number,
+) => void;
+type CascadeFunction = (
+  heads: number,
+  tails: number,
+  headBytes: number,
+  tailBytes: number,
+  probe: number,
+  alignments: number,
+  scores: number,
+  histogram: number,
+  out: number,
+  from: number,
+  to: number,
+  keep: number,
+) => number;
 
 const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
-/** Bytes of one coarse template in the kernel's layout (512 two-bit symbols). */
-export const COARSE_ENTRY_BYTES = 128;
-/** Words of the coarse template the kernel handles. */
-export const KERNEL_COARSE_WORDS = 32;
+/** Template words in one chunk of the kernel's layout (128 two-bit symbols, 32 bytes). */
+const CHUNK_WORDS = 8;
 const PAGE = 65536;
 /** One probe's coarse alignments; two probe areas: the main thread's and the workers'. */
 const PROBE_BYTES = PAGE;
-export const MAX_KERNEL_ALIGNMENTS = PROBE_BYTES / COARSE_ENTRY_BYTES;
 const MAX_PAGES = 65536;
+/** Stage 2 in the kernel: the probe's full alignments (at most this many bytes), and templates per call. */
+const FINE_PROBE_BYTES = 2 * PAGE;
+const FINE_BATCH = 512;
 
 function decodeBase64(text: string): Uint8Array {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -73,26 +106,40 @@ export function coarseScanModule(): object {
   return compiled;
 }
 
-/** Whether the kernel can scan galleries of this shape (2-bit symbols, 512 coarse symbols). */
+/** Words of a coarse template of this shape. */
+function coarseWordsOf(shape: Pick<GalleryShape, 'symbolBits' | 'coarseHashes'>): number {
+  return Math.ceil((shape.coarseHashes * shape.symbolBits) / 32);
+}
+
+/**
+ * Whether the kernel can scan galleries of this shape: 2-bit symbols, and a coarse template whose head and
+ * tail are whole chunks of 128 symbols (the engine's 512 coarse symbols: two and two).
+ */
 export function kernelSupports(shape: Pick<GalleryShape, 'symbolBits' | 'coarseHashes'>): boolean {
+  const coarseWords = coarseWordsOf(shape);
+  const headWords = cascadeHeadWords(coarseWords);
   return (
     wasm !== undefined &&
     shape.symbolBits === 2 &&
-    Math.ceil((shape.coarseHashes * shape.symbolBits) / 32) === KERNEL_COARSE_WORDS
+    headWords % CHUNK_WORDS === 0 &&
+    (coarseWords - headWords) % CHUNK_WORDS === 0 &&
+    coarseWords * 4 <= PROBE_BYTES
   );
 }
 
 /**
- * Writes 32 template words in the kernel's layout: four chunks of a low-bit plane P and a high-bit plane Q
- * (4 words each), from word pairs (w0, w1): P = lo bits of w0 at even, of w1 at odd positions; Q = hi bits.
+ * Writes `words` template words (a multiple of 8) in the kernel's layout: chunks of a low-bit plane P and a
+ * high-bit plane Q (4 words each), from word pairs (w0, w1): P = lo bits of w0 at even, of w1 at odd
+ * positions; Q = hi bits.
  */
 export function toBitPlanes(
   words: Uint32Array,
   offset: number,
+  count: number,
   out: Uint32Array | Int32Array,
   outOffset: number,
 ): void {
-  for (let c = 0; c < 4; c++) {
+  for (let c = 0; c < count / CHUNK_WORDS; c++) {
     for (let j = 0; j < 4; j++) {
       const w0 = words[offset + 8 * c + 2 * j]!;
       const w1 = words[offset + 8 * c + 2 * j + 1]!;
@@ -102,13 +149,28 @@ export function toBitPlanes(
   }
 }
 
-/** Byte offsets of the kernel's memory regions, for a scan in this thread or in a worker. */
+/** Byte offsets and sizes of the kernel's memory regions, for a scan in this thread or in a worker. */
 export interface KernelLayout {
-  entries: number;
-  /** Probe areas: [main thread, workers]. */
+  heads: number;
+  tails: number;
+  headBytes: number;
+  tailBytes: number;
+  /** Per area ([main thread, workers]): the probe's alignments. */
   probes: [number, number];
-  /** Score areas (u16 per entry): [main thread, workers]. */
+  /** Per area: head distances (u16 per slot). */
   scores: [number, number];
+  /** Per area: a histogram per block (`histogramBytes` each). */
+  histograms: [number, number];
+  histogramBytes: number;
+  /** Per area: survivors as (slot, distance) u32 pairs, a block's from 8 bytes × its first slot on. */
+  pairs: [number, number];
+  /** Per area: survivors per block (u32), written by the workers. */
+  counts: [number, number];
+  /** Stage 2 (calling thread only): the probe's full alignments, a batch of templates, their distances. */
+  fineProbe: number;
+  fineEntries: number;
+  fineOut: number;
+  fineBytes: number;
 }
 
 /**
@@ -120,101 +182,257 @@ export class CoarseScanKernel {
   capacity: number;
   generation = 0;
   layout: KernelLayout;
+  readonly coarseWords: number;
+  readonly headWords: number;
+  /** Most probe alignments the probe area holds. */
+  readonly maxAlignments: number;
   private scanFn: ScanFunction;
+  private cascadeFn: CascadeFunction;
+  private fineFn: FineFunction;
   private words: Int32Array;
 
-  constructor(capacity: number) {
+  /** Words of a full template, if stage 2 can run in the kernel (whole chunks), else 0. */
+  readonly fineWords: number;
+
+  constructor(capacity: number, coarseWords: number, words = 0) {
     this.capacity = Math.max(16, capacity);
+    this.coarseWords = coarseWords;
+    this.fineWords = words > 0 && words % CHUNK_WORDS === 0 ? words : 0;
+    this.headWords = cascadeHeadWords(coarseWords);
+    this.maxAlignments = Math.floor(PROBE_BYTES / (coarseWords * 4));
     ({
       memory: this.memory,
       layout: this.layout,
       scan: this.scanFn,
-    } = CoarseScanKernel.create(this.capacity));
+      cascade: this.cascadeFn,
+      fine: this.fineFn,
+    } = CoarseScanKernel.create(
+      this.capacity,
+      this.headWords * 4,
+      (coarseWords - this.headWords) * 4,
+      this.fineWords * 4,
+    ));
     this.words = new Int32Array(this.memory.buffer);
   }
 
-  private static create(capacity: number) {
+  private static create(capacity: number, headBytes: number, tailBytes: number, fineBytes: number) {
     if (!wasm) throw new Error('WebAssembly is not available');
-    const scoreBytes = Math.ceil((capacity * 2) / COARSE_ENTRY_BYTES) * COARSE_ENTRY_BYTES;
-    const layout: KernelLayout = {
-      probes: [0, PROBE_BYTES],
-      scores: [2 * PROBE_BYTES, 2 * PROBE_BYTES + scoreBytes],
-      entries: 2 * PROBE_BYTES + 2 * scoreBytes,
+    const align = (bytes: number) => Math.ceil(bytes / 64) * 64;
+    const blocks = Math.ceil(capacity / CASCADE_BLOCK_ENTRIES);
+    const histogramBytes = align((headBytes * 4 + 1) * 4);
+    const area = {
+      scores: align(capacity * 2),
+      histograms: blocks * histogramBytes,
+      pairs: align(capacity * 8),
+      counts: align(blocks * 4),
     };
-    const pages = Math.ceil((layout.entries + capacity * COARSE_ENTRY_BYTES) / PAGE);
+    const areaBytes = area.scores + area.histograms + area.pairs + area.counts;
+    const fineRegion = FINE_PROBE_BYTES + align(FINE_BATCH * fineBytes) + FINE_BATCH * 4;
+    const base = (k: 0 | 1) => 2 * PROBE_BYTES + fineRegion + k * areaBytes;
+    const at = (offset: number): [number, number] => [base(0) + offset, base(1) + offset];
+    const layout: KernelLayout = {
+      headBytes,
+      tailBytes,
+      probes: [0, PROBE_BYTES],
+      scores: at(0),
+      histograms: at(area.scores),
+      histogramBytes,
+      pairs: at(area.scores + area.histograms),
+      counts: at(area.scores + area.histograms + area.pairs),
+      fineProbe: 2 * PROBE_BYTES,
+      fineEntries: 2 * PROBE_BYTES + FINE_PROBE_BYTES,
+      fineOut: 2 * PROBE_BYTES + FINE_PROBE_BYTES + align(FINE_BATCH * fineBytes),
+      fineBytes,
+      heads: base(1) + areaBytes,
+      tails: base(1) + areaBytes + capacity * headBytes,
+    };
+    const pages = Math.ceil((layout.tails + capacity * tailBytes) / PAGE);
     if (pages > MAX_PAGES) throw new RangeError('gallery too large for the kernel memory');
     const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
     const instance = new wasm.Instance(coarseScanModule(), { env: { memory } });
-    return { memory, layout, scan: instance.exports.scan as ScanFunction };
+    return {
+      memory,
+      layout,
+      scan: instance.exports.scan as ScanFunction,
+      cascade: instance.exports.cascade as CascadeFunction,
+      fine: instance.exports.fine as FineFunction,
+    };
   }
 
   /** Makes room for `entries` entries, keeping the first `size`. */
   reserve(entries: number, size: number): void {
     if (entries <= this.capacity) return;
     const capacity = Math.max(entries, this.capacity * 2);
-    const next = CoarseScanKernel.create(capacity);
+    const { headBytes, tailBytes } = this.layout;
+    const next = CoarseScanKernel.create(capacity, headBytes, tailBytes, this.layout.fineBytes);
     const bytes = new Uint8Array(next.memory.buffer);
-    bytes.set(
-      new Uint8Array(this.memory.buffer, this.layout.entries, size * COARSE_ENTRY_BYTES),
-      next.layout.entries,
-    );
+    const old = this.memory.buffer;
+    bytes.set(new Uint8Array(old, this.layout.heads, size * headBytes), next.layout.heads);
+    bytes.set(new Uint8Array(old, this.layout.tails, size * tailBytes), next.layout.tails);
     this.memory = next.memory;
     this.layout = next.layout;
     this.scanFn = next.scan;
+    this.cascadeFn = next.cascade;
+    this.fineFn = next.fine;
     this.words = new Int32Array(this.memory.buffer);
     this.capacity = capacity;
     this.generation++;
   }
 
-  /** Stores an entry's coarse prefix (the first 32 of its words) at a slot. */
+  /** Stores an entry's coarse prefix (the first `coarseWords` of its words) at a slot. */
   set(slot: number, words: Uint32Array, offset = 0): void {
-    toBitPlanes(words, offset, this.words, (this.layout.entries + slot * COARSE_ENTRY_BYTES) / 4);
+    const { heads, tails, headBytes, tailBytes } = this.layout;
+    toBitPlanes(words, offset, this.headWords, this.words, (heads + slot * headBytes) / 4);
+    toBitPlanes(
+      words,
+      offset + this.headWords,
+      this.coarseWords - this.headWords,
+      this.words,
+      (tails + slot * tailBytes) / 4,
+    );
   }
 
   /** Copies the entry at slot `from` to slot `to`, and clears `from`. */
   move(from: number, to: number): void {
-    const w = COARSE_ENTRY_BYTES / 4;
-    const base = this.layout.entries / 4;
-    this.words.copyWithin(base + to * w, base + from * w, base + (from + 1) * w);
-    this.words.fill(0, base + from * w, base + (from + 1) * w);
+    for (const [region, bytes] of this.regions()) {
+      const w = bytes / 4;
+      const base = region / 4;
+      this.words.copyWithin(base + to * w, base + from * w, base + (from + 1) * w);
+      this.words.fill(0, base + from * w, base + (from + 1) * w);
+    }
   }
 
   clear(slot: number): void {
-    const w = COARSE_ENTRY_BYTES / 4;
-    const base = this.layout.entries / 4;
-    this.words.fill(0, base + slot * w, base + (slot + 1) * w);
+    for (const [region, bytes] of this.regions()) {
+      const w = bytes / 4;
+      this.words.fill(0, region / 4 + slot * w, region / 4 + (slot + 1) * w);
+    }
+  }
+
+  private regions(): [number, number][] {
+    const { heads, tails, headBytes, tailBytes } = this.layout;
+    return [
+      [heads, headBytes],
+      [tails, tailBytes],
+    ];
   }
 
   /** Writes the probe's coarse alignments into a probe area (0: this thread, 1: workers); returns their count. */
   writeProbe(area: 0 | 1, probe: ProbeTemplates): number {
-    if (probe.coarseAlignments > MAX_KERNEL_ALIGNMENTS) throw new RangeError('too many coarse alignments');
+    if (probe.coarseAlignments > this.maxAlignments) throw new RangeError('too many coarse alignments');
     const base = this.layout.probes[area] / 4;
     for (let a = 0; a < probe.coarseAlignments; a++) {
-      toBitPlanes(probe.coarse, a * KERNEL_COARSE_WORDS, this.words, base + (a * COARSE_ENTRY_BYTES) / 4);
+      toBitPlanes(
+        probe.coarse,
+        a * this.coarseWords,
+        this.coarseWords,
+        this.words,
+        base + a * this.coarseWords,
+      );
     }
     return probe.coarseAlignments;
   }
 
-  /** Runs the kernel here: scores of slots [from, to) against probe area `area` into score area `area`. */
+  /** Whole coarse distances of slots [from, to) against probe area `area`, into its score area. */
   scan(area: 0 | 1, alignments: number, from: number, to: number): void {
-    this.scanFn(
-      this.layout.entries,
-      this.layout.probes[area],
-      alignments,
-      this.layout.scores[area],
-      from,
-      to,
-    );
+    const { heads, tails, headBytes, tailBytes, probes, scores } = this.layout;
+    this.scanFn(heads, tails, headBytes, tailBytes, probes[area], alignments, scores[area], from, to);
   }
 
   /** The score area as an array of `size` scores (a view on the shared memory). */
   scores(area: 0 | 1, size: number): Uint16Array {
     return new Uint16Array(this.memory.buffer, this.layout.scores[area], size);
   }
+
+  /** Runs the cascade's block `block` of a gallery of `size` entries here; returns its survivors. */
+  cascadeBlock(area: 0 | 1, alignments: number, block: number, size: number, keep: number): number {
+    const { heads, tails, headBytes, tailBytes, probes, scores, histograms, histogramBytes, pairs } =
+      this.layout;
+    const from = block * CASCADE_BLOCK_ENTRIES;
+    const to = Math.min(size, from + CASCADE_BLOCK_ENTRIES);
+    return this.cascadeFn(
+      heads,
+      tails,
+      headBytes,
+      tailBytes,
+      probes[area],
+      alignments,
+      scores[area],
+      histograms[area] + block * histogramBytes,
+      pairs[area] + from * 8,
+      from,
+      to,
+      keep,
+    );
+  }
+
+  /** Collects the survivors of every block (their counts given) into `out`, in slot order. */
+  collect(area: 0 | 1, size: number, counts: ArrayLike<number>, out: CoarseSurvivors): CoarseSurvivors {
+    const pairs = new Uint32Array(this.memory.buffer, this.layout.pairs[area], size * 2);
+    let n = 0;
+    for (let b = 0; b * CASCADE_BLOCK_ENTRIES < size; b++) {
+      const first = b * CASCADE_BLOCK_ENTRIES;
+      const count = counts[b]!;
+      if (!(count >= 0 && count <= Math.min(size - first, CASCADE_BLOCK_ENTRIES))) {
+        throw new RangeError('stage 1 block count out of range');
+      }
+      for (let k = 0; k < count; k++) {
+        out.slots[n] = pairs[2 * (first + k)]!;
+        out.distances[n] = pairs[2 * (first + k) + 1]!;
+        n++;
+      }
+    }
+    out.count = n;
+    return out;
+  }
+
+  /** Whether stage 2 of this probe can run here (templates of whole chunks, alignments that fit). */
+  fineScans(probe: ProbeTemplates): boolean {
+    return this.fineWords > 0 && probe.fineAlignments * this.fineWords * 4 <= FINE_PROBE_BYTES;
+  }
+
+  /**
+   * Stage 2 on the calling thread: the differing symbols of each slot's full template (from `storage`, as
+   * laid out in PalmGallery) against the probe's best full alignment, as the JS code counts them.
+   */
+  stage2(storage: Uint32Array, probe: ProbeTemplates, slots: readonly number[]): Uint32Array {
+    const words = this.fineWords;
+    const { fineProbe, fineEntries, fineOut } = this.layout;
+    for (let a = 0; a < probe.fineAlignments; a++) {
+      toBitPlanes(probe.fine, a * words, words, this.words, fineProbe / 4 + a * words);
+    }
+    const counts = new Uint32Array(slots.length);
+    const out = new Uint32Array(this.memory.buffer, fineOut, FINE_BATCH);
+    for (let first = 0; first < slots.length; first += FINE_BATCH) {
+      const n = Math.min(FINE_BATCH, slots.length - first);
+      for (let k = 0; k < n; k++) {
+        toBitPlanes(storage, slots[first + k]! * words, words, this.words, fineEntries / 4 + k * words);
+      }
+      this.fineFn(fineEntries, n, fineProbe, probe.fineAlignments, words * 4, fineOut);
+      counts.set(out.subarray(0, n), first);
+    }
+    return counts;
+  }
+
+  /** The workers' per-block survivor counts (a view on the shared memory). */
+  counts(area: 0 | 1, size: number): Int32Array {
+    return new Int32Array(this.memory.buffer, this.layout.counts[area], blocksOf(size));
+  }
+}
+
+/** Blocks of the cascade over `size` entries. */
+export function blocksOf(size: number): number {
+  return Math.ceil(size / CASCADE_BLOCK_ENTRIES);
+}
+
+/** Heads a block keeps: `cascadeKeep` of its length. */
+export function blockKeep(block: number, size: number, candidates: number): number {
+  const from = block * CASCADE_BLOCK_ENTRIES;
+  return cascadeKeep(Math.min(size, from + CASCADE_BLOCK_ENTRIES) - from, candidates);
 }
 
 /**
- * A PalmGallery whose stage 1 runs in the WebAssembly kernel (same scores, same results). Galleries of a
+ * A PalmGallery whose stage 1 runs in the WebAssembly kernel (same distances and survivors, same results). Galleries of a
  * shape the kernel does not handle, and probes with more alignments than its probe area, use the JS scan.
  */
 export class WasmPalmGallery extends PalmGallery {
@@ -224,7 +442,9 @@ export class WasmPalmGallery extends PalmGallery {
 
   constructor(shape: Readonly<GalleryShape>, initialCapacity = 1024) {
     super(shape, initialCapacity);
-    this.kernel = kernelSupports(shape) ? new CoarseScanKernel(initialCapacity) : undefined;
+    this.kernel = kernelSupports(shape)
+      ? new CoarseScanKernel(initialCapacity, coarseWordsOf(shape), this.words)
+      : undefined;
   }
 
   override addWords(id: string, words: Uint32Array): void {
@@ -251,7 +471,7 @@ export class WasmPalmGallery extends PalmGallery {
 
   /** Whether stage 1 of this probe can run in the kernel. */
   kernelScans(probe: ProbeTemplates): boolean {
-    return this.kernel !== undefined && probe.coarseAlignments <= MAX_KERNEL_ALIGNMENTS;
+    return this.kernel !== undefined && probe.coarseAlignments <= this.kernel.maxAlignments;
   }
 
   override scanCoarse(probe: ProbeTemplates, out: Uint16Array, from = 0, to = this.size): void {
@@ -264,16 +484,19 @@ export class WasmPalmGallery extends PalmGallery {
     out.set(this.kernel.scores(0, to).subarray(from, to), from);
   }
 
-  override search(
-    probe: ProbeTemplates,
-    options: { candidates?: number; coarseScores?: Uint16Array } = {},
-  ): SearchResult {
-    if (options.coarseScores || !this.kernel || this.size <= searchCandidates(options.candidates)) {
-      return super.search(probe, options);
-    }
+  protected override stage2(probe: ProbeTemplates, slots: readonly number[]): ArrayLike<number> {
+    if (!this.kernel?.fineScans(probe)) return super.stage2(probe, slots);
+    return this.kernel.stage2(this.wordsView(), probe, slots);
+  }
+
+  override stage1(probe: ProbeTemplates, candidates: number): CoarseSurvivors {
+    if (!this.kernel || !this.kernelScans(probe)) return super.stage1(probe, candidates);
     this.checkProbe(probe);
-    if (!this.kernelScans(probe)) return super.search(probe, options);
-    this.kernel.scan(0, this.kernel.writeProbe(0, probe), 0, this.size);
-    return super.search(probe, { ...options, coarseScores: this.kernel.scores(0, this.size) });
+    const size = this.size;
+    const alignments = this.kernel.writeProbe(0, probe);
+    const counts = Array.from({ length: blocksOf(size) }, (_, b) =>
+      this.kernel!.cascadeBlock(0, alignments, b, size, blockKeep(b, size, candidates)),
+    );
+    return this.kernel.collect(0, size, counts, this.stage1Buffers(size));
   }
 }

@@ -1,0 +1,182 @@
+/// <reference types="node" />
+/**
+ * Stage 1's cascade (search.ts `cascadeBlock`): its survivors against a plain statement of the rule, the
+ * same survivors from the JS code and the WebAssembly kernel across block boundaries, and the searches
+ * built on them.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ProbeTemplates } from './protect';
+import { createRng } from './random';
+import {
+  CASCADE_BLOCK_ENTRIES,
+  cascadeKeep,
+  PalmGallery,
+  symbolMismatches,
+  type CoarseSurvivors,
+  type GalleryShape,
+} from './search';
+import {
+  COARSE_WORDS,
+  probeOf,
+  randomWords,
+  searchShape,
+  twinGalleries,
+  WORDS,
+} from './search-test-fixtures';
+import { WasmPalmGallery } from './wasm-search';
+
+const SHAPE = searchShape(5);
+const HEAD_WORDS = COARSE_WORDS / 2;
+
+/** The rule, written out: per block, the `keep` smallest heads (ties by slot), then their whole distance. */
+function expectedSurvivors(
+  gallery: PalmGallery,
+  probe: ProbeTemplates,
+  candidates: number,
+  coarseWords = COARSE_WORDS,
+): { slots: number[]; distances: number[] } {
+  const words = gallery.wordsView();
+  const best = (slot: number, length: number) => {
+    let d = Infinity;
+    for (let a = 0; a < probe.coarseAlignments; a++) {
+      d = Math.min(
+        d,
+        symbolMismatches(words, slot * gallery.words, probe.coarse, a * coarseWords, length, 2),
+      );
+    }
+    return d;
+  };
+  const slots: number[] = [];
+  for (let from = 0; from < gallery.size; from += CASCADE_BLOCK_ENTRIES) {
+    const to = Math.min(gallery.size, from + CASCADE_BLOCK_ENTRIES);
+    const block = Array.from({ length: to - from }, (_, k) => ({
+      slot: from + k,
+      head: best(from + k, coarseWords / 2),
+    }));
+    block.sort((x, y) => x.head - y.head || x.slot - y.slot);
+    const kept = block.slice(0, cascadeKeep(to - from, candidates)).map((e) => e.slot);
+    slots.push(...kept.sort((x, y) => x - y));
+  }
+  return { slots, distances: slots.map((slot) => best(slot, coarseWords)) };
+}
+
+function plain(s: CoarseSurvivors): { slots: number[]; distances: number[] } {
+  return { slots: [...s.slots.subarray(0, s.count)], distances: [...s.distances.subarray(0, s.count)] };
+}
+
+describe("stage 1's cascade", () => {
+  it('keeps, per block, the best heads and gives their whole coarse distance (JS and WebAssembly)', () => {
+    const rng = createRng(31);
+    // One short block; exactly two blocks; two blocks and a short one.
+    for (const size of [700, 2 * CASCADE_BLOCK_ENTRIES, 2 * CASCADE_BLOCK_ENTRIES + 1001]) {
+      const { js, wasm } = twinGalleries(rng, SHAPE, size, size);
+      for (const candidates of [2, 64, 256]) {
+        const probe = probeOf(rng, SHAPE, 15, 5, js.wordsView().slice(WORDS, 2 * WORDS));
+        const expected = expectedSurvivors(js, probe, candidates);
+        expect(plain(js.stage1(probe, candidates))).toEqual(expected);
+        expect(plain(wasm.stage1(probe, candidates))).toEqual(expected);
+        expect(expected.slots).toContain(1);
+      }
+    }
+  });
+
+  it('breaks ties at the cut by slot, on a gallery of equal heads', () => {
+    const rng = createRng(32);
+    const js = new PalmGallery(SHAPE, 16);
+    const wasm = new WasmPalmGallery(SHAPE, 16);
+    const head = randomWords(rng, HEAD_WORDS);
+    for (let i = 0; i < 3000; i++) {
+      const words = randomWords(rng, WORDS);
+      words.set(head);
+      js.addWords(`id-${i}`, words);
+      wasm.addWords(`id-${i}`, words);
+    }
+    const probe = probeOf(rng, SHAPE, 3, 2);
+    const survivors = plain(js.stage1(probe, 64));
+    expect(survivors.slots).toEqual(Array.from({ length: cascadeKeep(3000, 64) }, (_, i) => i));
+    expect(plain(wasm.stage1(probe, 64))).toEqual(survivors);
+    expect(wasm.search(probe)).toEqual(js.search(probe));
+  });
+
+  it('puts on the shortlist an entry that only its whole prefix ranks first, and drops one whose head is out', () => {
+    const rng = createRng(33);
+    const size = 5000;
+    const { js, wasm } = twinGalleries(rng, SHAPE, size, size);
+    const probe = probeOf(rng, SHAPE, 4, 3);
+    const alignment = probe.coarse.subarray(2 * COARSE_WORDS, 3 * COARSE_WORDS);
+    // 'tail-match': a head good enough to survive (a quarter of its words inverted), a tail equal to the
+    // probe's: the best whole distance by far. 'head-out': a tail equal to the probe's too, but a head
+    // unlike every alignment's (one inverted, the others random): outside the block's best 1/32.
+    const tailMatch = alignment.slice();
+    for (let w = 0; w < HEAD_WORDS; w += 4) tailMatch[w] = ~tailMatch[w]! >>> 0;
+    const headOut = alignment.slice();
+    for (let w = 0; w < HEAD_WORDS; w++) headOut[w] = ~alignment[w]! >>> 0;
+    for (const [id, coarse] of [
+      ['tail-match', tailMatch],
+      ['head-out', headOut],
+    ] as const) {
+      const words = randomWords(rng, WORDS);
+      words.set(coarse);
+      js.addWords(id, words);
+      wasm.addWords(id, words);
+    }
+    const tailSlot = js.slotOf('tail-match')!;
+    const outSlot = js.slotOf('head-out')!;
+    const survivors = plain(js.stage1(probe, 64));
+    expect(survivors).toEqual(expectedSurvivors(js, probe, 64));
+    expect(plain(wasm.stage1(probe, 64))).toEqual(survivors);
+    expect(survivors.slots).toContain(tailSlot);
+    expect(survivors.slots).not.toContain(outSlot);
+    const k = survivors.slots.indexOf(tailSlot);
+    expect(Math.min(...survivors.distances)).toBe(survivors.distances[k]);
+    // Stage 2 sees it: the full templates are random, so it is among the candidates, not necessarily first.
+    const result = wasm.search(probe, { candidates: 64 });
+    expect(result).toEqual(js.search(probe, { candidates: 64 }));
+    expect(result.candidates).toBeGreaterThanOrEqual(64);
+  });
+
+  it('runs stage 2 in the kernel over shortlists longer than one batch, as the JS code', () => {
+    const rng = createRng(35);
+    const { js, wasm } = twinGalleries(rng, SHAPE, 3000, 3000);
+    for (const candidates of [600, 2999]) {
+      const target = (17 * candidates) % 3000;
+      const probe = probeOf(rng, SHAPE, 15, 125, js.wordsView().slice(WORDS * target, WORDS * (target + 1)));
+      const result = wasm.search(probe, { candidates });
+      expect(result).toEqual(js.search(probe, { candidates }));
+      expect(result.candidates).toBeGreaterThan(512);
+      expect(result.best?.id).toBe(`id-${target}`);
+    }
+  });
+
+  it('runs the loops over chunks for other coarse sizes (256 symbols: a chunk of head, one of tail)', () => {
+    const rng = createRng(34);
+    const shape: GalleryShape = { ...SHAPE, coarseHashes: 256 };
+    const js = new PalmGallery(shape, 16);
+    const wasm = new WasmPalmGallery(shape, 16);
+    expect(wasm.kernel).toBeDefined();
+    for (let i = 0; i < CASCADE_BLOCK_ENTRIES + 500; i++) {
+      const words = randomWords(rng, WORDS);
+      js.addWords(`id-${i}`, words);
+      wasm.addWords(`id-${i}`, words);
+    }
+    for (let r = 0; r < 3; r++) {
+      const target = js.wordsView().slice(WORDS * (r * 7000), WORDS * (r * 7000 + 1));
+      const fine = randomWords(rng, 5 * WORDS);
+      fine.set(target, 2 * WORDS);
+      const coarse = randomWords(rng, 15 * 16);
+      coarse.set(target.subarray(0, 16), 16 * r);
+      const probe: ProbeTemplates = { ...shape, fine, fineAlignments: 5, coarse, coarseAlignments: 15 };
+      const expected = expectedSurvivors(js, probe, 64, 16);
+      expect(plain(js.stage1(probe, 64))).toEqual(expected);
+      expect(plain(wasm.stage1(probe, 64))).toEqual(expected);
+      const scores = new Uint16Array(js.size);
+      const kernelScores = new Uint16Array(js.size);
+      js.scanCoarse(probe, scores);
+      wasm.scanCoarse(probe, kernelScores);
+      expect(kernelScores).toEqual(scores);
+      const result = wasm.search(probe);
+      expect(result).toEqual(js.search(probe));
+      expect(result.best?.id).toBe(`id-${r * 7000}`);
+    }
+  });
+});
