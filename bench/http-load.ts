@@ -25,6 +25,14 @@ export interface LoadJob {
   rate_per_s: number;
   duration_s: number;
   requests: LoadRequest[];
+  /** Open runs: requests slower than this are listed with their start (epoch ms), to line up with the server's pauses. */
+  slow_ms?: number;
+}
+
+export interface SlowRequest {
+  /** Scheduled start, milliseconds since the epoch (performance.timeOrigin-based, comparable across processes). */
+  at_ms: number;
+  latency_ms: number;
 }
 
 export interface LoadResult {
@@ -38,6 +46,7 @@ export interface LoadResult {
   latency_ms_max: number;
   /** Open runs: how late the generator itself sent a request after its scheduled start (part of its latency). */
   send_lag_ms_p99: number;
+  slow: SlowRequest[];
 }
 
 const job = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as LoadJob;
@@ -156,8 +165,11 @@ async function main(): Promise<LoadResult> {
   const latencies: number[] = [];
   const failed: Record<string, number> = {};
   let ok = 0;
-  const record = (status: number, latency_ms: number) => {
+  const slow: SlowRequest[] = [];
+  const record = (status: number, latency_ms: number, scheduled?: number) => {
     latencies.push(latency_ms);
+    if (scheduled !== undefined && job.slow_ms !== undefined && latency_ms > job.slow_ms)
+      slow.push({ at_ms: performance.timeOrigin + scheduled, latency_ms });
     if (status === 200) ok += 1;
     else failed[String(status)] = (failed[String(status)] ?? 0) + 1;
   };
@@ -185,7 +197,7 @@ async function main(): Promise<LoadResult> {
       if (wait > 1) await new Promise((r) => setTimeout(r, wait));
       const request = encoded[i % encoded.length]!;
       lags.push(performance.now() - scheduled);
-      inFlight.push(send(request).then((status) => record(status, performance.now() - scheduled)));
+      inFlight.push(send(request).then((status) => record(status, performance.now() - scheduled, scheduled)));
     }
     await Promise.all(inFlight);
   }
@@ -204,6 +216,7 @@ async function main(): Promise<LoadResult> {
       lags.sort((a, b) => a - b),
       99,
     ),
+    slow,
   };
 }
 

@@ -7,14 +7,18 @@
  *   by a separate load-generator process: the throughput with 64 callers, and p50/p99 at a fixed 500/s;
  * - in process, straight into the ledger;
  * - the raw-SQL baseline: the same two counter updates and inserts per transfer, no rules, no idempotency.
- * Every figure is printed beside the baseline of the same run, as a ratio.
+ * Every figure is printed beside the baseline of the same run, as a ratio. The requests of the fixed-rate run
+ * slower than the 25 ms target are lined up with what the server was doing meanwhile (a garbage collection, an
+ * event-loop stall and whether its main thread was on a CPU or waiting for one, a slow batch statement).
+ * BENCH_PROFILE=<path prefix> also writes a CPU profile of the server during each fixed-rate run.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import inspector from 'node:inspector';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -25,7 +29,7 @@ import { migrate } from '../apps/server/src/db/migrate';
 import { parseEnv } from '../apps/server/src/env';
 import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../apps/server/src/ledger/ledger';
 import { createMessenger } from '../apps/server/src/messaging/create-messenger';
-import type { LoadJob, LoadRequest, LoadResult } from './http-load';
+import type { LoadJob, LoadRequest, LoadResult, SlowRequest } from './http-load';
 
 const ACCOUNTS = 1_000;
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 3_000);
@@ -161,6 +165,136 @@ async function rawSqlRate(
   });
 }
 
+/** The latency target at the fixed rate: slower requests are explained by what the server was doing then. */
+const TARGET_P99_MS = 25;
+/** Event-loop turns longer than this count as a stall. */
+const STALL_MS = 10;
+/** Batch statements this long count as slow. */
+const SLOW_BATCH_MS = 10;
+
+interface Span {
+  start_ms: number;
+  end_ms: number;
+}
+
+interface Stall extends Span {
+  /** Of the stall, the main thread's time on a CPU (JS, GC) and its time ready to run but waiting for one. */
+  on_cpu_ms: number;
+  run_queue_ms: number;
+}
+
+interface Pauses {
+  gc: Span[];
+  stalls: Stall[];
+  batches: Span[];
+  run_queue_ms: number;
+}
+
+/** Linux: the main thread's time on a CPU and its time waiting for one, in ms (zeros elsewhere). */
+function schedStat(): { on_cpu_ms: number; run_queue_ms: number } {
+  try {
+    const [onCpu, waiting] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ');
+    return { on_cpu_ms: Number(onCpu) / 1e6, run_queue_ms: Number(waiting) / 1e6 };
+  } catch {
+    return { on_cpu_ms: 0, run_queue_ms: 0 };
+  }
+}
+
+const now_ms = () => performance.timeOrigin + performance.now();
+
+/** Spans of the `ledger_post_batch` statements while a recording runs: the database's share of a request. */
+let batchSpans: Span[] | undefined;
+const clientQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function timedQuery(this: pg.Client, ...args: unknown[]) {
+  const result = clientQuery.apply(this, args);
+  const spans = batchSpans;
+  const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
+  if (spans && typeof text === 'string' && text.includes('ledger_post_batch') && result instanceof Promise) {
+    const start_ms = now_ms();
+    result.then(
+      () => spans.push({ start_ms, end_ms: now_ms() }),
+      () => undefined,
+    );
+  }
+  return result;
+} as typeof pg.Client.prototype.query;
+
+/**
+ * The server's pauses during a run, on the epoch clock of the load generator's slow requests: garbage
+ * collections (the performance timeline), event-loop stalls (late turns of a 2 ms ticker, each split into the
+ * main thread's time on a CPU and its time waiting for one) and the batch statements.
+ */
+function recordPauses(): { stop: () => Pauses } {
+  const started = schedStat();
+  const gc: Span[] = [];
+  const stalls: Stall[] = [];
+  const batches: Span[] = [];
+  batchSpans = batches;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const start_ms = performance.timeOrigin + entry.startTime;
+      gc.push({ start_ms, end_ms: start_ms + entry.duration });
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  let last = now_ms();
+  let lastSched = started;
+  const ticker = setInterval(() => {
+    const at = now_ms();
+    const sched = schedStat();
+    if (at - last > STALL_MS)
+      stalls.push({
+        start_ms: last,
+        end_ms: at,
+        on_cpu_ms: sched.on_cpu_ms - lastSched.on_cpu_ms,
+        run_queue_ms: sched.run_queue_ms - lastSched.run_queue_ms,
+      });
+    last = at;
+    lastSched = sched;
+  }, 2);
+  return {
+    stop: () => {
+      clearInterval(ticker);
+      observer.disconnect();
+      batchSpans = undefined;
+      return { gc, stalls, batches, run_queue_ms: schedStat().run_queue_ms - started.run_queue_ms };
+    },
+  };
+}
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * Where the requests slower than the target were: in flight during a garbage collection, during another
+ * event-loop stall, during a slow batch statement, or none of these (the generator, the network).
+ */
+function explainSlow(slow: SlowRequest[], pauses: Pauses): string {
+  const overlaps = (request: SlowRequest, span: Span) =>
+    span.start_ms < request.at_ms + request.latency_ms && span.end_ms > request.at_ms;
+  const gcPauses = pauses.gc.filter((span) => span.end_ms - span.start_ms >= 2);
+  const slowBatches = pauses.batches.filter((span) => span.end_ms - span.start_ms >= SLOW_BATCH_MS);
+  const counts = { gc: 0, stall: 0, batch: 0, none: 0 };
+  for (const request of slow) {
+    if (gcPauses.some((span) => overlaps(request, span))) counts.gc += 1;
+    else if (pauses.stalls.some((span) => overlaps(request, span))) counts.stall += 1;
+    else if (slowBatches.some((span) => overlaps(request, span))) counts.batch += 1;
+    else counts.none += 1;
+  }
+  const gcMs = pauses.gc.map((span) => span.end_ms - span.start_ms);
+  const batchMs = pauses.batches.map((span) => span.end_ms - span.start_ms).sort((a, b) => a - b);
+  const at = (p: number) =>
+    (batchMs[Math.min(batchMs.length - 1, Math.floor(p * batchMs.length))] ?? 0).toFixed(1);
+  return [
+    `${slow.length} requests over ${TARGET_P99_MS} ms: ${counts.gc} during a GC pause, ${counts.stall} during another event-loop stall, ` +
+      `${counts.batch} during a batch statement over ${SLOW_BATCH_MS} ms, ${counts.none} none of these`,
+    `GC pauses ${gcMs.length} (sum ${sum(gcMs).toFixed(0)} ms, max ${Math.max(0, ...gcMs).toFixed(1)} ms); ` +
+      `event-loop stalls over ${STALL_MS} ms ${pauses.stalls.length} (sum ${sum(pauses.stalls.map((s) => s.end_ms - s.start_ms)).toFixed(0)} ms: ` +
+      `on a CPU ${sum(pauses.stalls.map((s) => s.on_cpu_ms)).toFixed(0)} ms, waiting for one ${sum(pauses.stalls.map((s) => s.run_queue_ms)).toFixed(0)} ms); ` +
+      `main thread waiting for a CPU ${pauses.run_queue_ms.toFixed(0)} ms in all; ` +
+      `batch statements ${batchMs.length} (p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${(batchMs.at(-1) ?? 0).toFixed(1)} ms)`,
+  ].join('\n' + ''.padEnd(29));
+}
+
 function describeFailures(result: LoadResult): string {
   const failed = Object.entries(result.failed);
   return failed.length === 0 ? '' : `  (failed: ${failed.map(([status, n]) => `${n}x${status}`).join(', ')})`;
@@ -224,6 +358,14 @@ async function bench(name: string, database: Database): Promise<void> {
     // The server's event-loop delay during the fixed-rate run: what a request waits behind other work.
     const loopDelay = monitorEventLoopDelay({ resolution: 5 });
     loopDelay.enable();
+    const profiler = process.env.BENCH_PROFILE ? new inspector.Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await new Promise<void>((r) =>
+        profiler.post('Profiler.enable', () => profiler.post('Profiler.start', () => r())),
+      );
+    }
+    const pauses = recordPauses();
     const open = await loadVerified({
       port,
       mode: 'open',
@@ -232,8 +374,20 @@ async function bench(name: string, database: Database): Promise<void> {
       rate_per_s: OPEN_RATE_PER_S,
       duration_s: OPEN_DURATION_S,
       requests: transferRequests(senders, merchantEmail, hot, openCount),
+      slow_ms: TARGET_P99_MS,
     });
     loopDelay.disable();
+    const slowExplained = explainSlow(open.slow, pauses.stop());
+    if (profiler) {
+      const file = `${process.env.BENCH_PROFILE}-${hot ? 'hot' : 'uniform'}.cpuprofile`;
+      await new Promise<void>((r) =>
+        profiler.post('Profiler.stop', (_error, { profile }) => {
+          writeFileSync(file, JSON.stringify(profile));
+          r();
+        }),
+      );
+      profiler.disconnect();
+    }
     const inProcess = await run(TRANSFERS, async () => {
       const [from, to] = pick(accounts, merchant, hot);
       await ledger.transfer({
@@ -256,6 +410,7 @@ async function bench(name: string, database: Database): Promise<void> {
     rows.push(
       `${''.padEnd(28)} HTTP latency at full load: p50 ${closed.latency_ms_p50.toFixed(1)} ms, p99 ${closed.latency_ms_p99.toFixed(1)} ms; generator's send lag p99 ${open.send_lag_ms_p99.toFixed(1)} ms; server event-loop delay at ${OPEN_RATE_PER_S}/s: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
     );
+    rows.push(`${''.padEnd(28)} at ${OPEN_RATE_PER_S}/s, ${slowExplained}`);
   }
   await app.close();
   const findings = await auditLedger(database.db);
