@@ -38,6 +38,7 @@ import {
   PalmGallery,
   CASCADE_BLOCK_ENTRIES,
   CASCADE_KEEP_DIVISOR,
+  CASCADE_MIN_GALLERY,
   cascadeHeadWords,
   symbolMismatches,
   thresholdForFmr,
@@ -478,7 +479,8 @@ async function speedSections(identities: number): Promise<void> {
     `The search three ways on the same entries: JS on one thread (\`PalmGallery.search\`), the WebAssembly SIMD ` +
       `kernel on one thread (\`WasmPalmGallery.search\`: stage 1's cascade and stage 2), and stage 1 in 2 worker ` +
       `threads over the shared memory (\`PalmSearchPool\`; the shortlist and stage 2 in the kernel on the calling ` +
-      `thread). Stage 1 is a cascade: per block of ${CASCADE_BLOCK_ENTRIES.toLocaleString('en-US')} entries, the ` +
+      `thread). Stage 1 is a cascade in galleries of more than ${CASCADE_MIN_GALLERY.toLocaleString('en-US')} entries ` +
+      `(smaller ones compare every whole prefix): per block of ${CASCADE_BLOCK_ENTRIES.toLocaleString('en-US')} entries, the ` +
       `head of every coarse prefix (${(cascadeHeadWords(shape.coarseWords) * 4).toString()} bytes), then the whole ` +
       `prefix for the best 1/${CASCADE_KEEP_DIVISOR} of the block. ${RUNS} probes ` +
       `per cell, each path in its own loop; the three gave the same best and second ids and distances on every ` +
@@ -500,6 +502,7 @@ async function speedSections(identities: number): Promise<void> {
     a.second?.distance === b.second?.distance &&
     a.candidates === b.candidates;
   let bigGallery: WasmPalmGallery | undefined;
+  const timelines: string[] = [];
   for (const size of SIZES) {
     const g = new WasmPalmGallery(templateOf(competitive, 0), size + identities);
     // The JS path on a plain PalmGallery of the same entries.
@@ -531,12 +534,17 @@ async function speedSections(identities: number): Promise<void> {
       results.wasm.push(g.search(probe, { candidates }));
       times.wasm.push(performance.now() - t0);
     }
+    const steps = { started: [] as number[], finished: [] as number[], after: [] as number[] };
     for (const probe of probes) {
       const t0 = performance.now();
       const parallel = await searchPool.search(g, probe, { candidates });
       times.workers.push(performance.now() - t0);
       if (parallel.stage1 !== 'workers') throw new Error(`stage 1 ran on ${parallel.stage1}, not in workers`);
       results.workers.push(parallel);
+      const timeline = searchPool.lastTimeline!;
+      steps.started.push(Math.max(...timeline.workers.map((w) => w.from)));
+      steps.finished.push(Math.max(...timeline.workers.map((w) => w.to)));
+      steps.after.push(timeline.done - timeline.resumed);
     }
     const differing = probes.filter(
       (_, r) => !same(results.js[r]!, results.wasm[r]!) || !same(results.js[r]!, results.workers[r]!),
@@ -563,10 +571,20 @@ async function speedSections(identities: number): Promise<void> {
         `${ratio(times.workers)} |` +
         (sink === 0.5 ? ' ' : ''),
     );
+    timelines.push(
+      `N = ${size.toLocaleString('en-US')}: the later worker started ${cell(steps.started)}, the last block ` +
+        `finished ${cell(steps.finished)} after the probe was posted; wake-up to result (survivors ` +
+        `collected, shortlist, stage 2) ${cell(steps.after)}`,
+    );
     console.log(`(search speed at N = ${size} done)`);
     if (size === Math.max(...SIZES)) bigGallery = g;
   }
   await searchPool.close();
+  line('');
+  line(
+    `The workers' searches step by step (p50 / p95; the workers' clocks may differ from the calling ` +
+      `thread's by a little): ${timelines.join('; ')}.`,
+  );
   line('');
 
   // --------------------------------------------------------------------------------- scan to decision

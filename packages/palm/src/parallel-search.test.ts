@@ -50,6 +50,13 @@ describe('parallel 1:N search', () => {
           expect(result.shards).toBe(Math.ceil(size / CASCADE_BLOCK_ENTRIES));
           expect(workers.lastShardTimes).toHaveLength(2);
           expect(workers.lastShardCounts.reduce((a, b) => a + b, 0)).toBe(result.shards);
+          // The timeline: each worker's blocks, and the wake-up here before the result (each thread's clock
+          // against itself only: two threads' origins may differ by a little).
+          const timeline = workers.lastTimeline!;
+          expect(timeline.workers).toHaveLength(2);
+          for (const { from, to } of timeline.workers) expect(from).toBeLessThanOrEqual(to);
+          expect(timeline.resumed).toBeGreaterThan(0);
+          expect(timeline.resumed).toBeLessThanOrEqual(timeline.done);
           const expected = js.search(probe, { candidates });
           expect(plain(result)).toEqual(expected);
           if (target !== undefined) expect(result.best?.id).toBe(`id-${target}`);

@@ -65,7 +65,9 @@ parentPort.on('message', (m) => {
       counts[s] = cascade(m.heads, m.tails, m.headBytes, m.tailBytes, m.probe, m.alignments, m.scores,
         m.histograms + s * m.histogramBytes, m.pairs + from * 8, from, to, m.keeps[s]);
     }
-    parentPort.postMessage({ id: m.id, ok: true, ms: performance.now() - started, shards });
+    const ended = performance.now();
+    parentPort.postMessage({ id: m.id, ok: true, ms: ended - started, shards,
+      from: performance.timeOrigin + started, to: performance.timeOrigin + ended });
   } catch (error) {
     parentPort.postMessage({ id: m.id, ok: false, error: String((error && error.stack) || error) });
   }
@@ -75,6 +77,21 @@ parentPort.on('message', (m) => {
 interface Done {
   ms: number;
   shards: number;
+  /** When the worker started and ended its blocks (ms, performance.timeOrigin + performance.now()). */
+  from: number;
+  to: number;
+}
+
+/**
+ * A parallel search's steps, in ms from the probe's posting to the workers: each worker's blocks (its first
+ * taken to its last finished), the calling thread's wake-up after the last of them, and the result ready
+ * (survivors collected, shortlist, stage 2). The workers' times are on their own clocks
+ * (performance.timeOrigin + performance.now()), which may differ from this thread's by a little.
+ */
+export interface SearchTimeline {
+  workers: { from: number; to: number }[];
+  resumed: number;
+  done: number;
 }
 
 interface Pending {
@@ -104,6 +121,8 @@ export class PalmSearchPool {
   /** Milliseconds each worker spent in the kernel during the last parallel search, and its blocks. */
   lastShardTimes: number[] = [];
   lastShardCounts: number[] = [];
+  /** The steps of the last parallel search. */
+  lastTimeline: SearchTimeline | undefined;
   /** The next block of the running search (shared with the workers). */
   readonly #next = new Int32Array(new SharedArrayBuffer(4));
 
@@ -183,10 +202,21 @@ export class PalmSearchPool {
     const keeps = Array.from({ length: blocksOf(size) }, (_, b) => blockKeep(b, size, candidates));
     const shards = keeps.length;
     Atomics.store(this.#next, 0, 0);
+    const started = performance.timeOrigin + performance.now();
+    let timeline: SearchTimeline;
+    // The calling thread waits, keeping its event loop free. Measured at 10^6 entries on the 2-core machine,
+    // interleaved in one process (100 searches each): 2 workers 14.0 / 19.3 ms p50 / p95; 2 workers and the
+    // calling thread taking blocks too 13.9 / 18.7; 1 worker and the calling thread 13.7 / 18.4 (in a second
+    // run 15.5 / 21.1, 15.4 / 19.9, 15.3 / 20.6): no difference beyond the noise.
     try {
       const done = await Promise.all(workers.map((w) => this.#scan(w, kernel, alignments, size, keeps)));
       this.lastShardTimes = done.map((d) => d.ms);
       this.lastShardCounts = done.map((d) => d.shards);
+      timeline = {
+        workers: done.map((d) => ({ from: d.from - started, to: d.to - started })),
+        resumed: performance.timeOrigin + performance.now() - started,
+        done: 0,
+      };
     } catch (error) {
       this.#fail(error instanceof Error ? error : new Error(String(error)));
       return local();
@@ -194,11 +224,14 @@ export class PalmSearchPool {
     // An add or remove while the workers ran: their scores may be stale, so search again here.
     if (gallery.version !== version || kernel.generation !== generation) return local();
     const survivors = kernel.collect(1, size, kernel.counts(1, size), gallery.stage1Buffers(size));
-    return {
+    const result: ParallelSearchResult = {
       ...gallery.search(probe, { ...options, survivors }),
       stage1: 'workers',
       shards,
     };
+    timeline.done = performance.timeOrigin + performance.now() - started;
+    this.lastTimeline = timeline;
+    return result;
   }
 
   #start(): PoolWorker[] | undefined {
@@ -212,11 +245,20 @@ export class PalmSearchPool {
         const entry: PoolWorker = { worker, kernels: new Map(), pending: new Map() };
         worker.on(
           'message',
-          (m: { id: number; ok: boolean; ms?: number; shards?: number; error?: string }) => {
+          (m: {
+            id: number;
+            ok: boolean;
+            ms?: number;
+            shards?: number;
+            from?: number;
+            to?: number;
+            error?: string;
+          }) => {
             const pending = entry.pending.get(m.id);
             if (!pending) return;
             entry.pending.delete(m.id);
-            if (m.ok) pending.resolve({ ms: m.ms ?? 0, shards: m.shards ?? 0 });
+            if (m.ok)
+              pending.resolve({ ms: m.ms ?? 0, shards: m.shards ?? 0, from: m.from ?? 0, to: m.to ?? 0 });
             else pending.reject(new Error(`palm search worker: ${m.error ?? 'failed'}`));
           },
         );

@@ -54,7 +54,7 @@ function expectedSurvivors(
       head: best(from + k, coarseWords / 2),
     }));
     block.sort((x, y) => x.head - y.head || x.slot - y.slot);
-    const kept = block.slice(0, cascadeKeep(to - from, candidates)).map((e) => e.slot);
+    const kept = block.slice(0, cascadeKeep(to - from, candidates, gallery.size)).map((e) => e.slot);
     slots.push(...kept.sort((x, y) => x - y));
   }
   return { slots, distances: slots.map((slot) => best(slot, coarseWords)) };
@@ -76,6 +76,8 @@ describe("stage 1's cascade", () => {
         expect(plain(js.stage1(probe, candidates))).toEqual(expected);
         expect(plain(wasm.stage1(probe, candidates))).toEqual(expected);
         expect(expected.slots).toContain(1);
+        // A gallery of one block keeps every entry.
+        if (size <= CASCADE_BLOCK_ENTRIES) expect(expected.slots).toHaveLength(size);
       }
     }
   });
@@ -85,7 +87,8 @@ describe("stage 1's cascade", () => {
     const js = new PalmGallery(SHAPE, 16);
     const wasm = new WasmPalmGallery(SHAPE, 16);
     const head = randomWords(rng, HEAD_WORDS);
-    for (let i = 0; i < 3000; i++) {
+    const size = CASCADE_BLOCK_ENTRIES + 3000;
+    for (let i = 0; i < size; i++) {
       const words = randomWords(rng, WORDS);
       words.set(head);
       js.addWords(`id-${i}`, words);
@@ -93,14 +96,19 @@ describe("stage 1's cascade", () => {
     }
     const probe = probeOf(rng, SHAPE, 3, 2);
     const survivors = plain(js.stage1(probe, 64));
-    expect(survivors.slots).toEqual(Array.from({ length: cascadeKeep(3000, 64) }, (_, i) => i));
+    const first = (from: number, length: number) =>
+      Array.from({ length: cascadeKeep(length, 64, size) }, (_, i) => from + i);
+    expect(survivors.slots).toEqual([
+      ...first(0, CASCADE_BLOCK_ENTRIES),
+      ...first(CASCADE_BLOCK_ENTRIES, 3000),
+    ]);
     expect(plain(wasm.stage1(probe, 64))).toEqual(survivors);
     expect(wasm.search(probe)).toEqual(js.search(probe));
   });
 
   it('puts on the shortlist an entry that only its whole prefix ranks first, and drops one whose head is out', () => {
     const rng = createRng(33);
-    const size = 5000;
+    const size = CASCADE_BLOCK_ENTRIES + 5000;
     const { js, wasm } = twinGalleries(rng, SHAPE, size, size);
     const probe = probeOf(rng, SHAPE, 4, 3);
     const alignment = probe.coarse.subarray(2 * COARSE_WORDS, 3 * COARSE_WORDS);
@@ -133,6 +141,46 @@ describe("stage 1's cascade", () => {
     const result = wasm.search(probe, { candidates: 64 });
     expect(result).toEqual(js.search(probe, { candidates: 64 }));
     expect(result.candidates).toBeGreaterThanOrEqual(64);
+  });
+
+  it('gives the same pairs for survivor lists of any length (the kernel computes them in batches of 32)', () => {
+    const rng = createRng(36);
+    // A full block (512 survivors) and a block of 100, which keeps max(4, candidates): fewer than a batch, one
+    // batch, one more, several, and all of it.
+    const { js, wasm } = twinGalleries(rng, SHAPE, CASCADE_BLOCK_ENTRIES + 100, CASCADE_BLOCK_ENTRIES + 100);
+    for (const candidates of [2, 31, 32, 33, 64, 65, 99, 100]) {
+      const probe = probeOf(rng, SHAPE, 15, 5, js.wordsView().slice(WORDS * 16_400, WORDS * 16_401));
+      const expected = expectedSurvivors(js, probe, candidates);
+      expect(expected.slots).toHaveLength(
+        CASCADE_BLOCK_ENTRIES / 32 + Math.min(100, Math.max(4, candidates)),
+      );
+      expect(plain(js.stage1(probe, candidates))).toEqual(expected);
+      expect(plain(wasm.stage1(probe, candidates))).toEqual(expected);
+    }
+  });
+
+  it('keeps every entry of a gallery of at most one block, also one whose head is unlike the probe', () => {
+    const rng = createRng(37);
+    for (const size of [100, 1000, CASCADE_BLOCK_ENTRIES - 2]) {
+      const { js, wasm } = twinGalleries(rng, SHAPE, size, size);
+      const probe = probeOf(rng, SHAPE, 15, 5);
+      // The probe's full alignment 1 and coarse alignment 3, but a head no closer than a random entry's: a
+      // cascade would most likely drop it at 1,000 and 16,382 entries (keeping 64 and 512 heads); here it is
+      // the best match.
+      const words = randomWords(rng, WORDS);
+      words.set(probe.fine.subarray(WORDS, 2 * WORDS));
+      words.set(probe.coarse.subarray(3 * COARSE_WORDS, 4 * COARSE_WORDS));
+      for (let w = 0; w < HEAD_WORDS; w++) words[w] = ~probe.coarse[3 * COARSE_WORDS + w]! >>> 0;
+      js.addWords('head-out', words);
+      wasm.addWords('head-out', words);
+      const survivors = plain(js.stage1(probe, 64));
+      expect(survivors.slots).toEqual(Array.from({ length: size + 1 }, (_, i) => i));
+      expect(survivors).toEqual(expectedSurvivors(js, probe, 64));
+      expect(plain(wasm.stage1(probe, 64))).toEqual(survivors);
+      const result = wasm.search(probe, { candidates: 64 });
+      expect(result).toEqual(js.search(probe, { candidates: 64 }));
+      expect(result.best?.id).toBe('head-out');
+    }
   });
 
   it('runs stage 2 in the kernel over shortlists longer than one batch, as the JS code', () => {

@@ -425,10 +425,10 @@ export function blocksOf(size: number): number {
   return Math.ceil(size / CASCADE_BLOCK_ENTRIES);
 }
 
-/** Heads a block keeps: `cascadeKeep` of its length. */
+/** Entries a block keeps: `cascadeKeep` of its length in a gallery of `size`. */
 export function blockKeep(block: number, size: number, candidates: number): number {
   const from = block * CASCADE_BLOCK_ENTRIES;
-  return cascadeKeep(Math.min(size, from + CASCADE_BLOCK_ENTRIES) - from, candidates);
+  return cascadeKeep(Math.min(size, from + CASCADE_BLOCK_ENTRIES) - from, candidates, size);
 }
 
 /**
