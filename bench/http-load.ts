@@ -46,6 +46,8 @@ export interface LoadResult {
   latency_ms_max: number;
   /** Open runs: how late the generator itself sent a request after its scheduled start (part of its latency). */
   send_lag_ms_p99: number;
+  /** When the run started, milliseconds since the epoch. */
+  started_at_ms: number;
   slow: SlowRequest[];
 }
 
@@ -216,6 +218,7 @@ async function main(): Promise<LoadResult> {
       lags.sort((a, b) => a - b),
       99,
     ),
+    started_at_ms: performance.timeOrigin + started,
     slow,
   };
 }

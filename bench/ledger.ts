@@ -268,7 +268,7 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
  * Where the requests slower than the target were: in flight during a garbage collection, during another
  * event-loop stall, during a slow batch statement, or none of these (the generator, the network).
  */
-function explainSlow(slow: SlowRequest[], pauses: Pauses): string {
+function explainSlow(slow: SlowRequest[], started_at_ms: number, pauses: Pauses): string {
   const overlaps = (request: SlowRequest, span: Span) =>
     span.start_ms < request.at_ms + request.latency_ms && span.end_ms > request.at_ms;
   const gcPauses = pauses.gc.filter((span) => span.end_ms - span.start_ms >= 2);
@@ -280,13 +280,20 @@ function explainSlow(slow: SlowRequest[], pauses: Pauses): string {
     else if (slowBatches.some((span) => overlaps(request, span))) counts.batch += 1;
     else counts.none += 1;
   }
+  // Slow requests second by second: a burst (caches expiring together, a backlog) shows as a peak.
+  const perSecond = new Array<number>(Math.ceil(OPEN_DURATION_S) + 1).fill(0);
+  for (const request of slow) {
+    const second = Math.min(perSecond.length - 1, Math.floor((request.at_ms - started_at_ms) / 1000));
+    perSecond[second] = perSecond[second]! + 1;
+  }
   const gcMs = pauses.gc.map((span) => span.end_ms - span.start_ms);
   const batchMs = pauses.batches.map((span) => span.end_ms - span.start_ms).sort((a, b) => a - b);
   const at = (p: number) =>
     (batchMs[Math.min(batchMs.length - 1, Math.floor(p * batchMs.length))] ?? 0).toFixed(1);
   return [
     `${slow.length} requests over ${TARGET_P99_MS} ms: ${counts.gc} during a GC pause, ${counts.stall} during another event-loop stall, ` +
-      `${counts.batch} during a batch statement over ${SLOW_BATCH_MS} ms, ${counts.none} none of these`,
+      `${counts.batch} during a batch statement over ${SLOW_BATCH_MS} ms, ${counts.none} none of these; ` +
+      `second by second: ${perSecond.join(' ')}`,
     `GC pauses ${gcMs.length} (sum ${sum(gcMs).toFixed(0)} ms, max ${Math.max(0, ...gcMs).toFixed(1)} ms); ` +
       `event-loop stalls over ${STALL_MS} ms ${pauses.stalls.length} (sum ${sum(pauses.stalls.map((s) => s.end_ms - s.start_ms)).toFixed(0)} ms: ` +
       `on a CPU ${sum(pauses.stalls.map((s) => s.on_cpu_ms)).toFixed(0)} ms, waiting for one ${sum(pauses.stalls.map((s) => s.run_queue_ms)).toFixed(0)} ms); ` +
@@ -377,7 +384,7 @@ async function bench(name: string, database: Database): Promise<void> {
       slow_ms: TARGET_P99_MS,
     });
     loopDelay.disable();
-    const slowExplained = explainSlow(open.slow, pauses.stop());
+    const slowExplained = explainSlow(open.slow, open.started_at_ms, pauses.stop());
     if (profiler) {
       const file = `${process.env.BENCH_PROFILE}-${hot ? 'hot' : 'uniform'}.cpuprofile`;
       await new Promise<void>((r) =>
