@@ -291,19 +291,21 @@ export function cascadeBlock(
 ): number {
   if (from >= to || keep <= 0) return 0;
   const alignments = probe.coarseAlignments;
+  const whole = (slot: number) =>
+    bestPrefixOverAlignments(
+      storage,
+      slot * words,
+      probe.coarse,
+      alignments,
+      coarseWords,
+      coarseWords,
+      symbolBits,
+    );
   if (keep >= to - from) {
     // Every entry survives: no heads.
     for (let i = from; i < to; i++) {
       outSlots[outOffset + i - from] = i;
-      outDistances[outOffset + i - from] = bestPrefixOverAlignments(
-        storage,
-        i * words,
-        probe.coarse,
-        alignments,
-        coarseWords,
-        coarseWords,
-        symbolBits,
-      );
+      outDistances[outOffset + i - from] = whole(i);
     }
     return to - from;
   }
@@ -332,15 +334,7 @@ export function cascadeBlock(
     const h = headScores[i]!;
     if (h > cut || (h === cut && room-- <= 0)) continue;
     outSlots[n] = i;
-    outDistances[n] = bestPrefixOverAlignments(
-      storage,
-      i * words,
-      probe.coarse,
-      alignments,
-      coarseWords,
-      coarseWords,
-      symbolBits,
-    );
+    outDistances[n] = whole(i);
     n++;
   }
   return n - outOffset;
