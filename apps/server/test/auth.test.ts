@@ -148,6 +148,15 @@ describe(`accounts and sessions on ${testDatabaseKind}`, () => {
           })
         ).statusCode,
       ).toBe(200);
+      // Used up by the sign-up: the same token makes no second account.
+      const second = await post('/api/auth/signup', {
+        username: 'Ravi Two',
+        password: 'a less common secret',
+        email,
+        verification_token: token,
+      });
+      expect(second.statusCode).toBe(400);
+      expect(second.json().message).toBe(messages.verificationRequired);
     });
 
     it('answers the same for a registered address, and tells the owner instead of sending a code', async () => {

@@ -66,7 +66,7 @@ parentPort.on('message', (m) => {
         m.histograms + s * m.histogramBytes, m.pairs + from * 8, from, to, m.keeps[s]);
     }
     const ended = performance.now();
-    parentPort.postMessage({ id: m.id, ok: true, ms: ended - started, shards,
+    parentPort.postMessage({ id: m.id, ok: true, shards,
       from: performance.timeOrigin + started, to: performance.timeOrigin + ended });
   } catch (error) {
     parentPort.postMessage({ id: m.id, ok: false, error: String((error && error.stack) || error) });
@@ -75,7 +75,6 @@ parentPort.on('message', (m) => {
 `;
 
 interface Done {
-  ms: number;
   shards: number;
   /** When the worker started and ended its blocks (ms, performance.timeOrigin + performance.now()). */
   from: number;
@@ -210,7 +209,7 @@ export class PalmSearchPool {
     // run 15.5 / 21.1, 15.4 / 19.9, 15.3 / 20.6): no difference beyond the noise.
     try {
       const done = await Promise.all(workers.map((w) => this.#scan(w, kernel, alignments, size, keeps)));
-      this.lastShardTimes = done.map((d) => d.ms);
+      this.lastShardTimes = done.map((d) => d.to - d.from);
       this.lastShardCounts = done.map((d) => d.shards);
       timeline = {
         workers: done.map((d) => ({ from: d.from - started, to: d.to - started })),
@@ -245,20 +244,11 @@ export class PalmSearchPool {
         const entry: PoolWorker = { worker, kernels: new Map(), pending: new Map() };
         worker.on(
           'message',
-          (m: {
-            id: number;
-            ok: boolean;
-            ms?: number;
-            shards?: number;
-            from?: number;
-            to?: number;
-            error?: string;
-          }) => {
+          (m: { id: number; ok: boolean; shards?: number; from?: number; to?: number; error?: string }) => {
             const pending = entry.pending.get(m.id);
             if (!pending) return;
             entry.pending.delete(m.id);
-            if (m.ok)
-              pending.resolve({ ms: m.ms ?? 0, shards: m.shards ?? 0, from: m.from ?? 0, to: m.to ?? 0 });
+            if (m.ok) pending.resolve({ shards: m.shards ?? 0, from: m.from ?? 0, to: m.to ?? 0 });
             else pending.reject(new Error(`palm search worker: ${m.error ?? 'failed'}`));
           },
         );

@@ -291,18 +291,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
             'in',
             [email, phone].filter((value): value is string => value !== undefined),
           )
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('verification_spends')
-                  .select('verification_id')
-                  .whereRef('verification_spends.verification_id', '=', 'verifications.id'),
-              ),
-            ),
-          )
           .executeTakeFirst();
         if (!verified) throw AppError.of('BAD_REQUEST', 'verificationRequired');
-        // Spent once (migration 015): a signup racing with the same token waits here, then finds it spent.
+        // Spent once (migration 015): a token spent before, or by a signup racing with this one (the insert
+        // waits for it), has its spend row already, and the insert writes nothing.
         const spent = await trx
           .insertInto('verification_spends')
           .values({ verification_id: verified.id })
