@@ -8,7 +8,12 @@ import { TransferBatcher } from './ledger/batcher';
 import { Ledger } from './ledger/ledger';
 import { loadPalmKeys } from './palm/palm-keys';
 import { PalmService } from './palm/palm-service';
-import { loadLogKeys, TransparencyLog } from './tlog/transparency-log';
+import {
+  loadLogKeys,
+  MAX_ENTRIES_PER_ROUND,
+  PGLITE_ENTRIES_PER_ROUND,
+  TransparencyLog,
+} from './tlog/transparency-log';
 import type { Messenger } from './messaging/messenger';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/error-handler';
@@ -93,6 +98,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   const transparencyLog = new TransparencyLog(deps.database.db, await loadLogKeys(deps.database.db, env), {
     anchoring: env.ANCHOR,
+    entriesPerRound: deps.database.kind === 'pglite' ? PGLITE_ENTRIES_PER_ROUND : MAX_ENTRIES_PER_ROUND,
   });
   await transparencyLog.init();
   app.decorate('transparencyLog', transparencyLog);

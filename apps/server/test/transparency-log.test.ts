@@ -166,6 +166,53 @@ describe(`the verifiable log on ${testDatabaseKind}`, () => {
     expect(await test.app.transparencyLog.openRecord(ravisReceipt.index)).not.toBeNull();
   });
 
+  it('appends each event once when two sequencers make entries for the same events', async () => {
+    const other = new TransparencyLog(test.database.db, await loadLogKeys(test.database.db, test.env));
+    const [asha, ravi] = [await person(), await person()];
+    const payments = [await pay(SYSTEM_ACCOUNT_ID, asha.account, 1_000n)];
+    for (let i = 0; i < 20; i += 1) payments.push(await pay(asha.account, ravi.account, 1n));
+    // Both read the same waiting events and seal their entries before either appends them.
+    const appended = await Promise.all([test.app.transparencyLog.sequence(), other.sequence()]);
+    expect(appended[0] + appended[1]).toBe(payments.length);
+    const logged = await test.database.db
+      .selectFrom('tlog_entries')
+      .select('ref_id')
+      .where(
+        'ref_id',
+        'in',
+        payments.map((payment) => payment.id),
+      )
+      .execute();
+    expect(logged.map((row) => row.ref_id).sort()).toEqual(payments.map((payment) => payment.id).sort());
+    for (const payment of payments)
+      expect(verifyReceipt(await receipt(payment.id, asha.token), verifierKey).ok).toBe(true);
+  });
+
+  it('appends at most a round of events at a time, and everything waiting when flushed', async () => {
+    const keys = await loadLogKeys(test.database.db, test.env);
+    const small = new TransparencyLog(test.database.db, keys, { anchoring: 'none', entriesPerRound: 4 });
+    expect(
+      () => new TransparencyLog(test.database.db, keys, { anchoring: 'none', entriesPerRound: 0 }),
+    ).toThrow(RangeError);
+    const [asha, ravi] = [await person(), await person()];
+    const payments = [await pay(SYSTEM_ACCOUNT_ID, asha.account, 1_000n)];
+    for (let i = 0; i < 9; i += 1) payments.push(await pay(asha.account, ravi.account, 1n));
+    expect(await small.sequence()).toBe(4);
+    await small.flush();
+    const waiting = await test.database.db
+      .selectFrom('tlog_outbox')
+      .select('ref_id')
+      .where(
+        'ref_id',
+        'in',
+        payments.map((payment) => payment.id),
+      )
+      .execute();
+    expect(waiting).toEqual([]);
+    for (const payment of payments)
+      expect(verifyReceipt(await receipt(payment.id, asha.token), verifierKey).ok).toBe(true);
+  });
+
   it('picks up where it left off after a restart, with the same keys', async () => {
     const again = new TransparencyLog(test.database.db, await loadLogKeys(test.database.db, test.env));
     expect(again.keys.verifierKey).toBe(verifierKey);

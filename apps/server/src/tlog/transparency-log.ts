@@ -8,7 +8,7 @@ import { AsyncMerkleLog } from '@hasta/tlog/merkle-log';
 import { generateNoteKeys, type NoteSigner } from '@hasta/tlog/note';
 import { createReceipt, type Receipt, type ReceiptAnchor } from '@hasta/tlog/receipt';
 import { verifyConsistency } from '@hasta/tlog/verify';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { Env } from '../env';
 import { nativeNoteSigner } from './native-note-signer';
@@ -17,8 +17,16 @@ import { SqlSubtreeStore } from './sql-subtree-store';
 
 /** Any fixed number: one sequencer appends at a time, across processes. */
 const SEQUENCER_LOCK_KEY = 7_340_022;
-/** Most events appended (and one checkpoint signed) per round. */
+/** Most events appended (and one checkpoint signed) per round, by default. */
 export const MAX_ENTRIES_PER_ROUND = 2_000;
+/**
+ * PGlite's rounds: a round's statements run on the server's own thread and its transaction holds the only
+ * connection, so a round of 2,000 entries held every transfer up for a quarter of a second. A round of 128
+ * holds it for about 10 ms; rounds follow each other while events wait.
+ */
+export const PGLITE_ENTRIES_PER_ROUND = 128;
+/** Most rounds in a row, when appending what waits. */
+const MAX_ROUNDS_IN_A_ROW = 10_000;
 const DEFAULT_INTERVAL_MS = 250;
 /** Entries prepared between two turns of the event loop. */
 const ENTRIES_PER_SLICE = 8;
@@ -77,6 +85,7 @@ interface OutboxRow {
 }
 
 interface PreparedEntry {
+  outboxId: bigint;
   type: EntryType;
   refId: string;
   userId: string | null;
@@ -93,31 +102,48 @@ export interface SignedCheckpoint {
 
 /**
  * The server's side of the log: events wait in `tlog_outbox` (written in the same transaction as what they
- * record), and a sequencer appends them in rounds — one transaction per round that claims the events, builds
- * their entries (pseudonymous subject, type, minute, commitment), seals each record and salt under its
- * user's data key, appends the leaves, stores the new subtree hashes and signs one checkpoint, consistent
- * with the last one or not at all.
+ * record), and a sequencer appends them in rounds. A round builds the waiting events' entries (pseudonymous
+ * subject, type, minute, commitment) and seals each record and salt under its user's data key, then, in one
+ * transaction, claims the events still waiting, appends their leaves, stores the new subtree hashes and signs
+ * one checkpoint, consistent with the last one or not at all.
  */
 export class TransparencyLog {
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<number> = Promise.resolve(0);
+  #draining = false;
+  readonly #entriesPerRound: number;
 
   constructor(
     private readonly db: Kysely<Schema>,
     readonly keys: LogKeys,
-    /** ANCHOR: whether checkpoints are anchored on a chain, for what receipts without an anchor say. */
-    private readonly options: { anchoring: 'none' | 'evm' } = { anchoring: 'none' },
-  ) {}
+    private readonly options: {
+      /** ANCHOR: whether checkpoints are anchored on a chain, for what receipts without an anchor say. */
+      anchoring: 'none' | 'evm';
+      /** Most events per round (`MAX_ENTRIES_PER_ROUND` when not given). */
+      entriesPerRound?: number;
+    } = { anchoring: 'none' },
+  ) {
+    this.#entriesPerRound = options.entriesPerRound ?? MAX_ENTRIES_PER_ROUND;
+    if (!Number.isInteger(this.#entriesPerRound) || this.#entriesPerRound < 1)
+      throw new RangeError(`a round appends at least one event, not ${this.#entriesPerRound}`);
+  }
 
   /** Signs the empty tree once, so there is always a checkpoint to read. */
   async init(): Promise<void> {
     if (!(await this.latestCheckpoint())) await this.sequence();
   }
 
+  /** Every `intervalMs`, appends what waits, in rounds one after the other (a tick is skipped while they run). */
   start(intervalMs = DEFAULT_INTERVAL_MS): void {
     if (this.#timer) return;
     this.#timer = setInterval(() => {
-      void this.sequence().catch(() => undefined);
+      if (this.#draining) return;
+      this.#draining = true;
+      void this.#drain(() => this.#timer !== undefined)
+        .catch(() => undefined)
+        .finally(() => {
+          this.#draining = false;
+        });
     }, intervalMs);
     this.#timer.unref();
   }
@@ -129,9 +155,14 @@ export class TransparencyLog {
   }
 
   /** Appends everything waiting (in rounds); for tests and shutdown. */
-  async flush(): Promise<void> {
-    for (let round = 0; round < 1_000; round += 1) {
-      if ((await this.sequence()) < MAX_ENTRIES_PER_ROUND) return;
+  flush(): Promise<void> {
+    return this.#drain(() => true);
+  }
+
+  /** Rounds until one finds fewer events than a round takes (or `goOn` says stop). */
+  async #drain(goOn: () => boolean): Promise<void> {
+    for (let round = 0; round < MAX_ROUNDS_IN_A_ROW && goOn(); round += 1) {
+      if ((await this.sequence()) < this.#entriesPerRound) return;
     }
   }
 
@@ -143,16 +174,27 @@ export class TransparencyLog {
   }
 
   async #sequenceRound(): Promise<number> {
+    // The waiting events' entries are made before the round's transaction: their reads, sealing and hashing
+    // then hold no connection (PGlite has only one, and every transfer waits while a transaction holds it).
+    // Only the appending is in the transaction, for the events still waiting when it starts.
+    const waiting = await sql<OutboxRow>`
+      SELECT id, type, ref_id, user_id, at FROM tlog_outbox ORDER BY id LIMIT ${this.#entriesPerRound}`.execute(
+      this.db,
+    );
+    const prepared = waiting.rows.length > 0 ? await this.#prepare(this.db, waiting.rows) : [];
     return this.db.transaction().execute(async (trx) => {
       await sql`SELECT pg_advisory_xact_lock(${SEQUENCER_LOCK_KEY})`.execute(trx);
       const last = await latestCheckpointIn(trx);
-      const claimed = await sql<OutboxRow>`
-        DELETE FROM tlog_outbox WHERE id IN (
-          SELECT id FROM tlog_outbox ORDER BY id LIMIT ${MAX_ENTRIES_PER_ROUND} FOR UPDATE SKIP LOCKED)
-        RETURNING id, type, ref_id, user_id, at`.execute(trx);
-      if (claimed.rows.length === 0 && last) return 0;
-      const events = [...claimed.rows].sort((a, b) => (a.id < b.id ? -1 : 1));
-      const prepared = await this.#prepare(trx, events);
+      let claimed: PreparedEntry[] = [];
+      if (prepared.length > 0) {
+        // An event appended meanwhile by another process's round is gone from the outbox: not appended again.
+        const deleted = await sql<{ id: bigint }>`
+          DELETE FROM tlog_outbox WHERE id = ANY(${prepared.map((entry) => String(entry.outboxId))}::int8[])
+          RETURNING id`.execute(trx);
+        const ids = new Set(deleted.rows.map((row) => String(row.id)));
+        claimed = prepared.filter((entry) => ids.has(String(entry.outboxId)));
+      }
+      if (claimed.length === 0 && last) return 0;
 
       const sizeRow = await sql<{ size: bigint }>`
         SELECT COALESCE(MAX(idx) + 1, 0)::int8 AS size FROM tlog_entries`.execute(trx);
@@ -160,15 +202,15 @@ export class TransparencyLog {
       if (last && last.size !== size)
         throw new Error(`log has ${size} entries, last checkpoint ${last.size}`);
       const log = await AsyncMerkleLog.open(new SqlSubtreeStore(trx), size);
-      if (prepared.length > 0) {
-        await log.appendLeafHashes(prepared.map((entry) => entry.leaf));
+      if (claimed.length > 0) {
+        await log.appendLeafHashes(claimed.map((entry) => entry.leaf));
         await sql`
           INSERT INTO tlog_entries (idx, entry, leaf_hash, type, ref_id, user_id, sealed_record)
           SELECT idx, entry, leaf_hash, type, ref_id, user_id, decode(sealed, 'hex')
-          FROM unnest(${prepared.map((_, i) => String(size + i))}::int8[], ${prepared.map((e) => e.text)}::text[],
-                      ${prepared.map((e) => bytesToHex(e.leaf))}::text[], ${prepared.map((e) => e.type)}::text[],
-                      ${prepared.map((e) => e.refId)}::uuid[], ${prepared.map((e) => e.userId)}::uuid[],
-                      ${prepared.map((e) => e.sealed.toString('hex'))}::text[])
+          FROM unnest(${claimed.map((_, i) => String(size + i))}::int8[], ${claimed.map((e) => e.text)}::text[],
+                      ${claimed.map((e) => bytesToHex(e.leaf))}::text[], ${claimed.map((e) => e.type)}::text[],
+                      ${claimed.map((e) => e.refId)}::uuid[], ${claimed.map((e) => e.userId)}::uuid[],
+                      ${claimed.map((e) => e.sealed.toString('hex'))}::text[])
                AS v(idx, entry, leaf_hash, type, ref_id, user_id, sealed)`.execute(trx);
       }
       const newSize = log.size;
@@ -182,12 +224,15 @@ export class TransparencyLog {
           .values({ tree_size: newSize, root: Buffer.from(root), note })
           .execute();
       }
-      return prepared.length;
+      return claimed.length;
     });
   }
 
-  /** Entries for the claimed events, in order, each record sealed under its subject's data key. */
-  async #prepare(trx: Transaction<Schema>, events: OutboxRow[]): Promise<PreparedEntry[]> {
+  /**
+   * Entries for the waiting events, in order, each record sealed under its subject's data key. (A key
+   * destroyed after it was read here leaves the record sealed under a key nobody keeps, as for an erased user.)
+   */
+  async #prepare(db: Kysely<Schema>, events: OutboxRow[]): Promise<PreparedEntry[]> {
     const paymentIds = events.filter((e) => e.type === 'payment').map((e) => e.ref_id);
     const transfers = new Map<string, TransferFacts>();
     if (paymentIds.length > 0) {
@@ -201,7 +246,7 @@ export class TransparencyLog {
         LEFT JOIN merchants dm ON dm.id = da.merchant_id
         JOIN ledger_accounts ca ON ca.id = t.credit_account_id
         LEFT JOIN merchants cm ON cm.id = ca.merchant_id
-        WHERE t.id = ANY(${paymentIds}::uuid[])`.execute(trx);
+        WHERE t.id = ANY(${paymentIds}::uuid[])`.execute(db);
       for (const row of rows.rows) transfers.set(row.id, row);
     }
     const subjects = events.map((event) => {
@@ -210,7 +255,7 @@ export class TransparencyLog {
       if (!transfer) throw new Error(`transfer ${event.ref_id} of a log event is missing`);
       return transfer.debit_user_id ?? transfer.credit_user_id;
     });
-    const keys = await this.#dataKeys(trx, [...new Set(subjects.filter((s): s is string => s !== null))]);
+    const keys = await this.#dataKeys(db, [...new Set(subjects.filter((s): s is string => s !== null))]);
 
     // One draw of randomness for the round's salts and nonces.
     const randomness = randomBytes(events.length * (SALT_BYTES + NONCE_BYTES));
@@ -251,6 +296,7 @@ export class TransparencyLog {
       // A record of an erased user is sealed under a key nobody keeps.
       const key = (userId && keys.get(userId)) || randomBytes(DATA_KEY_BYTES);
       prepared.push({
+        outboxId: event.id,
         type,
         refId: event.ref_id,
         userId,
@@ -263,13 +309,13 @@ export class TransparencyLog {
   }
 
   /** Each user's data key, made on first use; erased users have none (absent from the map). */
-  async #dataKeys(trx: Transaction<Schema>, userIds: string[]): Promise<Map<string, Uint8Array>> {
+  async #dataKeys(db: Kysely<Schema>, userIds: string[]): Promise<Map<string, Uint8Array>> {
     const keys = new Map<string, Uint8Array>();
     if (userIds.length === 0) return keys;
     const read = async (ids: string[]) =>
       (
         await sql<{ user_id: string; wrapped_key: Uint8Array | null }>`
-          SELECT user_id, wrapped_key FROM user_data_keys WHERE user_id = ANY(${ids}::uuid[])`.execute(trx)
+          SELECT user_id, wrapped_key FROM user_data_keys WHERE user_id = ANY(${ids}::uuid[])`.execute(db)
       ).rows;
     const rows = await read(userIds);
     const known = new Set(rows.map((row) => row.user_id));
@@ -284,7 +330,7 @@ export class TransparencyLog {
         INSERT INTO user_data_keys (user_id, wrapped_key)
         SELECT user_id, decode(wrapped, 'hex')
         FROM unnest(${fresh.map((f) => f.userId)}::uuid[], ${fresh.map((f) => f.wrapped.toString('hex'))}::text[]) AS v(user_id, wrapped)
-        ON CONFLICT (user_id) DO NOTHING`.execute(trx);
+        ON CONFLICT (user_id) DO NOTHING`.execute(db);
       rows.push(...(await read(missing)));
     }
     for (const row of rows) {
