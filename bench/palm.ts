@@ -38,8 +38,10 @@ import {
   PalmGallery,
   CASCADE_BLOCK_ENTRIES,
   CASCADE_KEEP_DIVISOR,
+  CASCADE_LEAD_KEEP_DIVISOR,
   CASCADE_MIN_GALLERY,
   cascadeHeadWords,
+  cascadeLeadWords,
   symbolMismatches,
   thresholdForFmr,
   type ImpostorModel,
@@ -481,12 +483,14 @@ async function speedSections(identities: number): Promise<void> {
       `threads over the shared memory (\`PalmSearchPool\`; the shortlist and stage 2 in the kernel on the calling ` +
       `thread). Stage 1 is a cascade in galleries of more than ${CASCADE_MIN_GALLERY.toLocaleString('en-US')} entries ` +
       `(smaller ones compare every whole prefix): per block of ${CASCADE_BLOCK_ENTRIES.toLocaleString('en-US')} entries, the ` +
-      `head of every coarse prefix (${(cascadeHeadWords(shape.coarseWords) * 4).toString()} bytes), then the whole ` +
-      `prefix for the best 1/${CASCADE_KEEP_DIVISOR} of the block. ${RUNS} probes ` +
+      `lead of every coarse prefix (${(cascadeLeadWords(shape.coarseWords) * 4).toString()} bytes), the head ` +
+      `(${(cascadeHeadWords(shape.coarseWords) * 4).toString()} bytes) for the best 1/${CASCADE_LEAD_KEEP_DIVISOR} of ` +
+      `the block by their leads, then the whole prefix for the best 1/${CASCADE_KEEP_DIVISOR} of the block by those ` +
+      `heads. ${RUNS} probes ` +
       `per cell, each path in its own loop; the three gave the same best and second ids and distances on every ` +
       `probe (checked each run). ` +
-      `Plain scan: XOR of every word of the gallery (${shape.words * 4} bytes per entry; stage 1 streams ` +
-      `${cascadeHeadWords(shape.coarseWords) * 4}).`,
+      `Plain scan: XOR of every word of the gallery (${shape.words * 4} bytes per entry; stage 1 streams the ` +
+      `${cascadeHeadWords(shape.coarseWords) * 4} bytes of the heads, which hold the leads).`,
   );
   line('');
   line(
@@ -655,69 +659,93 @@ async function speedSections(identities: number): Promise<void> {
 }
 
 /**
- * Stage 1's cascade (search.ts `cascadeBlock`) at N = BIG_N, measured on a kind's templates: the head and
- * the whole coarse distance of every mated pair (`mates`: probe slot, gallery slot) and of `impostors`
- * random pairs of one identity's probe slot and another's gallery slot. A mate is lost in the first pass
- * if at least 1/CASCADE_KEEP_DIVISOR of the impostors have a head at or below its own (each block keeps
- * that fraction); in the second if at least BIG_CANDIDATES of BIG_N impostors both pass the first pass (a
- * head at or below that fraction's cut) and have a whole coarse distance at or below the mate's. Ties
- * count against the mate, as for the shortlist; `withoutCascade` is the shortlist estimate alone.
+ * Stage 1's cascade (search.ts `cascadeBlock`) at N = BIG_N, measured on a kind's templates: the lead, the
+ * head and the whole coarse distance of every mated pair (`mates`: probe slot, gallery slot) and of
+ * `impostors` random pairs of one identity's probe slot and another's gallery slot. A mate is lost in the
+ * first pass if at least 1/`leadDivisor` of the impostors have a lead at or below its own (each block keeps
+ * that fraction by the leads); in the second if at least 1/`headDivisor` of the impostors both pass the
+ * first (a lead at or below that fraction's cut) and have a head at or below the mate's (the block keeps
+ * that fraction of its entries by the heads of those); in the third if at least BIG_CANDIDATES of BIG_N
+ * impostors pass both passes and have a whole coarse distance at or below the mate's. Ties count against
+ * the mate, as for the shortlist; `withoutCascade` is the shortlist estimate alone.
  */
 function cascadeStage1Misses(
   kind: KindBuffers,
   mates: [probe: number, gallery: number][],
   impostorPair: (rng: ReturnType<typeof createRng>) => [probe: number, gallery: number],
   impostors: number,
+  leadDivisor = CASCADE_LEAD_KEEP_DIVISOR,
+  headDivisor = CASCADE_KEEP_DIVISOR,
 ): { firstPass: number; miss: number; withoutCascade: number } {
+  const leadWords = cascadeLeadWords(shape.coarseWords);
   const headWords = cascadeHeadWords(shape.coarseWords);
+  const leadBins = (leadWords * 32) / protector.symbolBits + 1;
   const headBins = (headWords * 32) / protector.symbolBits + 1;
   const wholeBins = protector.parameters.coarseHashes + 1;
-  const distances = (probeSlot: number, gallerySlot: number): [number, number] => {
+  const distances = (probeSlot: number, gallerySlot: number): [number, number, number] => {
     const probe = probeOf(kind, probeSlot).coarse;
     const stored = templateOf(kind, gallerySlot).words;
+    let lead = Infinity;
     let head = Infinity;
     let whole = Infinity;
     for (let a = 0; a < shape.coarseAlignments; a++) {
       const at = a * shape.coarseWords;
+      lead = Math.min(lead, symbolMismatches(stored, 0, probe, at, leadWords, protector.symbolBits));
       head = Math.min(head, symbolMismatches(stored, 0, probe, at, headWords, protector.symbolBits));
       whole = Math.min(
         whole,
         symbolMismatches(stored, 0, probe, at, shape.coarseWords, protector.symbolBits),
       );
     }
-    return [head, whole];
+    return [lead, head, whole];
   };
   const rng = createRng(SEED ^ 0xca5c);
+  const leads = new Uint16Array(impostors);
   const heads = new Uint16Array(impostors);
   const wholes = new Uint16Array(impostors);
-  const headAtMost = new Float64Array(headBins);
+  const leadAtMost = new Float64Array(leadBins);
   const wholeAtMost = new Float64Array(wholeBins);
   for (let k = 0; k < impostors; k++) {
-    [heads[k], wholes[k]] = distances(...impostorPair(rng));
-    headAtMost[heads[k]!]!++;
+    [leads[k], heads[k], wholes[k]] = distances(...impostorPair(rng));
+    leadAtMost[leads[k]!]!++;
     wholeAtMost[wholes[k]!]!++;
   }
-  for (let t = 1; t < headBins; t++) headAtMost[t]! += headAtMost[t - 1]!;
-  for (let t = 1; t < wholeBins; t++) wholeAtMost[t]! += wholeAtMost[t - 1]!;
-  const keep = 1 / CASCADE_KEEP_DIVISOR;
-  let cut = 0;
-  while (headAtMost[cut]! / impostors < keep) cut++;
-  // Impostors past the first pass, by whole coarse distance (cumulative).
+  const accumulate = (counts: Float64Array) => {
+    for (let t = 1; t < counts.length; t++) counts[t]! += counts[t - 1]!;
+  };
+  /** The smallest distance with at least `fraction` of the impostors at or below it. */
+  const cutOf = (atMost: Float64Array, fraction: number) => {
+    let cut = 0;
+    while (cut < atMost.length - 1 && atMost[cut]! / impostors < fraction) cut++;
+    return cut;
+  };
+  accumulate(leadAtMost);
+  accumulate(wholeAtMost);
+  const leadCut = cutOf(leadAtMost, 1 / leadDivisor);
+  // Impostors past the first pass, by head distance (cumulative); past both, by whole distance.
+  const headPassedAtMost = new Float64Array(headBins);
+  for (let k = 0; k < impostors; k++) if (leads[k]! <= leadCut) headPassedAtMost[heads[k]!]!++;
+  accumulate(headPassedAtMost);
+  const headCut = cutOf(headPassedAtMost, 1 / headDivisor);
   const passedAtMost = new Float64Array(wholeBins);
-  for (let k = 0; k < impostors; k++) if (heads[k]! <= cut) passedAtMost[wholes[k]!]!++;
-  for (let t = 1; t < wholeBins; t++) passedAtMost[t]! += passedAtMost[t - 1]!;
+  for (let k = 0; k < impostors; k++) {
+    if (leads[k]! <= leadCut && heads[k]! <= headCut) passedAtMost[wholes[k]!]!++;
+  }
+  accumulate(passedAtMost);
   let first = 0;
   let second = 0;
+  let third = 0;
   let without = 0;
   for (const [probe, gallery] of mates) {
-    const [head, whole] = distances(probe, gallery);
+    const [lead, head, whole] = distances(probe, gallery);
     if ((BIG_N * wholeAtMost[whole]!) / impostors >= BIG_CANDIDATES) without++;
-    if (headAtMost[head]! / impostors >= keep) first++;
-    else if ((BIG_N * passedAtMost[whole]!) / impostors >= BIG_CANDIDATES) second++;
+    if (leadAtMost[lead]! / impostors >= 1 / leadDivisor) first++;
+    else if (headPassedAtMost[head]! / impostors >= 1 / headDivisor) second++;
+    else if ((BIG_N * passedAtMost[whole]!) / impostors >= BIG_CANDIDATES) third++;
   }
   return {
-    firstPass: first / mates.length,
-    miss: (first + second) / mates.length,
+    firstPass: (first + second) / mates.length,
+    miss: (first + second + third) / mates.length,
     withoutCascade: without / mates.length,
   };
 }
@@ -771,8 +799,9 @@ function cascadeInputs(
 /** The cascade's part of stage 1's misses, as the extrapolation line says it. */
 function cascadeNote(big: { miss: number; shortlistMiss: number; cascadeAdds: number }): string {
   return (
-    `(the shortlist ${pct(big.shortlistMiss, 2)}; the cascade's first pass, each block of ${CASCADE_BLOCK_ENTRIES.toLocaleString('en-US')} ` +
-    `keeping the best 1/${CASCADE_KEEP_DIVISOR} by the head of the coarse prefix, adds ${pct(big.cascadeAdds, 3)})`
+    `(the shortlist ${pct(big.shortlistMiss, 2)}; the cascade's first passes, each block of ${CASCADE_BLOCK_ENTRIES.toLocaleString('en-US')} ` +
+    `keeping the best 1/${CASCADE_LEAD_KEEP_DIVISOR} by the lead of the coarse prefix and of those the best ` +
+    `1/${CASCADE_KEEP_DIVISOR} of the block by the head, add ${pct(big.cascadeAdds, 3)})`
   );
 }
 

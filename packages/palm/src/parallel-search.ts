@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import type { ProbeTemplates } from './protect';
 import { CASCADE_BLOCK_ENTRIES, searchCandidates, type SearchResult } from './search';
 import {
-  blockKeep,
+  blockKeeps,
   blocksOf,
   coarseScanBytes,
   type CoarseScanKernel,
@@ -55,15 +55,17 @@ parentPort.on('message', (m) => {
       kernels.set(m.kernel, { cascade, memory: m.memory });
     }
     const { cascade, memory } = kernels.get(m.kernel);
-    const counts = new Int32Array(memory.buffer, m.counts, m.keeps.length);
+    const counts = new Int32Array(memory.buffer, m.counts, m.keeps.length / 2);
     const started = performance.now();
     let shards = 0;
     // Blocks are taken from the shared counter until none is left: a worker that runs slower takes fewer.
-    for (let s = Atomics.add(next, 0, 1); s < m.keeps.length; s = Atomics.add(next, 0, 1), shards++) {
+    // keeps: each block's lead keep and head keep, one after the other.
+    for (let s = Atomics.add(next, 0, 1); s < counts.length; s = Atomics.add(next, 0, 1), shards++) {
       const from = s * m.block;
       const to = Math.min(m.size, from + m.block);
-      counts[s] = cascade(m.heads, m.tails, m.headBytes, m.tailBytes, m.probe, m.alignments, m.scores,
-        m.histograms + s * m.histogramBytes, m.pairs + from * 8, from, to, m.keeps[s]);
+      counts[s] = cascade(m.heads, m.tails, m.headBytes, m.tailBytes, m.leadBytes, m.probe, m.alignments,
+        m.scores, m.histograms + s * m.histogramBytes, m.pairs + from * 8, from, to, m.keeps[2 * s],
+        m.keeps[2 * s + 1]);
     }
     const ended = performance.now();
     parentPort.postMessage({ id: m.id, ok: true, shards,
@@ -198,8 +200,10 @@ export class PalmSearchPool {
     // process on its core) takes fewer: measured here, with one half each, one of two workers often took a
     // third longer than the other.
     const candidates = searchCandidates(options.candidates);
-    const keeps = Array.from({ length: blocksOf(size) }, (_, b) => blockKeep(b, size, candidates));
-    const shards = keeps.length;
+    const shards = blocksOf(size);
+    const keeps = Array.from({ length: shards }, (_, b) => blockKeeps(b, size, candidates)).flatMap(
+      ({ lead, head }) => [lead, head],
+    );
     Atomics.store(this.#next, 0, 0);
     const started = performance.timeOrigin + performance.now();
     let timeline: SearchTimeline;
@@ -302,6 +306,7 @@ export class PalmSearchPool {
         tails: layout.tails,
         headBytes: layout.headBytes,
         tailBytes: layout.tailBytes,
+        leadBytes: layout.leadBytes,
         probe: layout.probes[1],
         scores: layout.scores[1],
         histograms: layout.histograms[1],

@@ -10,6 +10,7 @@ import { createRng } from './random';
 import {
   CASCADE_BLOCK_ENTRIES,
   cascadeKeep,
+  cascadeLeadKeep,
   PalmGallery,
   symbolMismatches,
   type CoarseSurvivors,
@@ -27,8 +28,12 @@ import { WasmPalmGallery } from './wasm-search';
 
 const SHAPE = searchShape(5);
 const HEAD_WORDS = COARSE_WORDS / 2;
+const LEAD_WORDS = COARSE_WORDS / 4;
 
-/** The rule, written out: per block, the `keep` smallest heads (ties by slot), then their whole distance. */
+/**
+ * The rule, written out: per block, the entries with the `cascadeLeadKeep` smallest leads (ties by slot); of
+ * those, the `cascadeKeep` smallest heads (ties by slot); then their whole distance.
+ */
 function expectedSurvivors(
   gallery: PalmGallery,
   probe: ProbeTemplates,
@@ -49,12 +54,16 @@ function expectedSurvivors(
   const slots: number[] = [];
   for (let from = 0; from < gallery.size; from += CASCADE_BLOCK_ENTRIES) {
     const to = Math.min(gallery.size, from + CASCADE_BLOCK_ENTRIES);
+    const keep = cascadeKeep(to - from, candidates, gallery.size);
     const block = Array.from({ length: to - from }, (_, k) => ({
       slot: from + k,
+      lead: best(from + k, coarseWords / 4),
       head: best(from + k, coarseWords / 2),
     }));
-    block.sort((x, y) => x.head - y.head || x.slot - y.slot);
-    const kept = block.slice(0, cascadeKeep(to - from, candidates, gallery.size)).map((e) => e.slot);
+    block.sort((x, y) => x.lead - y.lead || x.slot - y.slot);
+    const leads = block.slice(0, Math.max(cascadeLeadKeep(to - from, candidates, gallery.size), keep));
+    leads.sort((x, y) => x.head - y.head || x.slot - y.slot);
+    const kept = leads.slice(0, keep).map((e) => e.slot);
     slots.push(...kept.sort((x, y) => x - y));
   }
   return { slots, distances: slots.map((slot) => best(slot, coarseWords)) };
@@ -65,7 +74,7 @@ function plain(s: CoarseSurvivors): { slots: number[]; distances: number[] } {
 }
 
 describe("stage 1's cascade", () => {
-  it('keeps, per block, the best heads and gives their whole coarse distance (JS and WebAssembly)', () => {
+  it('keeps, per block, the best leads, of those the best heads, and gives their whole coarse distance (JS and WebAssembly)', () => {
     const rng = createRng(31);
     // One short block; exactly two blocks; two blocks and a short one.
     for (const size of [700, 2 * CASCADE_BLOCK_ENTRIES, 2 * CASCADE_BLOCK_ENTRIES + 1001]) {
@@ -82,7 +91,7 @@ describe("stage 1's cascade", () => {
     }
   });
 
-  it('breaks ties at the cut by slot, on a gallery of equal heads', () => {
+  it('breaks ties at both cuts by slot, on a gallery of equal heads', () => {
     const rng = createRng(32);
     const js = new PalmGallery(SHAPE, 16);
     const wasm = new WasmPalmGallery(SHAPE, 16);
@@ -106,7 +115,7 @@ describe("stage 1's cascade", () => {
     expect(wasm.search(probe)).toEqual(js.search(probe));
   });
 
-  it('puts on the shortlist an entry that only its whole prefix ranks first, and drops one whose head is out', () => {
+  it('puts on the shortlist an entry that only its whole prefix ranks first, and drops one whose head or lead is out', () => {
     const rng = createRng(33);
     const size = CASCADE_BLOCK_ENTRIES + 5000;
     const { js, wasm } = twinGalleries(rng, SHAPE, size, size);
@@ -114,14 +123,19 @@ describe("stage 1's cascade", () => {
     const alignment = probe.coarse.subarray(2 * COARSE_WORDS, 3 * COARSE_WORDS);
     // 'tail-match': a head good enough to survive (a quarter of its words inverted), a tail equal to the
     // probe's: the best whole distance by far. 'head-out': a tail equal to the probe's too, but a head
-    // unlike every alignment's (one inverted, the others random): outside the block's best 1/32.
+    // unlike every alignment's (one inverted, the others random): outside the block's best 1/32. 'lead-out':
+    // all but the lead equal to the probe's, the lead inverted: the best head and whole distance of the block
+    // by far, but a lead outside the block's best 1/4, so its head is never compared.
     const tailMatch = alignment.slice();
     for (let w = 0; w < HEAD_WORDS; w += 4) tailMatch[w] = ~tailMatch[w]! >>> 0;
     const headOut = alignment.slice();
     for (let w = 0; w < HEAD_WORDS; w++) headOut[w] = ~alignment[w]! >>> 0;
+    const leadOut = alignment.slice();
+    for (let w = 0; w < LEAD_WORDS; w++) leadOut[w] = ~alignment[w]! >>> 0;
     for (const [id, coarse] of [
       ['tail-match', tailMatch],
       ['head-out', headOut],
+      ['lead-out', leadOut],
     ] as const) {
       const words = randomWords(rng, WORDS);
       words.set(coarse);
@@ -135,6 +149,7 @@ describe("stage 1's cascade", () => {
     expect(plain(wasm.stage1(probe, 64))).toEqual(survivors);
     expect(survivors.slots).toContain(tailSlot);
     expect(survivors.slots).not.toContain(outSlot);
+    expect(survivors.slots).not.toContain(js.slotOf('lead-out'));
     const k = survivors.slots.indexOf(tailSlot);
     expect(Math.min(...survivors.distances)).toBe(survivors.distances[k]);
     // Stage 2 sees it: the full templates are random, so it is among the candidates, not necessarily first.
@@ -145,8 +160,9 @@ describe("stage 1's cascade", () => {
 
   it('gives the same pairs for survivor lists of any length (the kernel computes them in batches of 32)', () => {
     const rng = createRng(36);
-    // A full block (512 survivors) and a block of 100, which keeps max(4, candidates): fewer than a batch, one
-    // batch, one more, several, and all of it.
+    // A full block (4,096 leads, 512 heads) and a block of 100, which keeps max(25, candidates) leads and
+    // max(4, candidates) heads: fewer than a batch, one batch, one more, several, and all of it (odd and even
+    // counts: the kernel computes the heads two at a time).
     const { js, wasm } = twinGalleries(rng, SHAPE, CASCADE_BLOCK_ENTRIES + 100, CASCADE_BLOCK_ENTRIES + 100);
     for (const candidates of [2, 31, 32, 33, 64, 65, 99, 100]) {
       const probe = probeOf(rng, SHAPE, 15, 5, js.wordsView().slice(WORDS * 16_400, WORDS * 16_401));
@@ -196,9 +212,9 @@ describe("stage 1's cascade", () => {
     }
   });
 
-  it('runs the loops over chunks for other coarse sizes (256 symbols: a chunk of head, one of tail)', () => {
+  it('runs the loops over chunks for other coarse sizes (1,024 symbols: a lead of two chunks, a head of four)', () => {
     const rng = createRng(34);
-    const shape: GalleryShape = { ...SHAPE, coarseHashes: 256 };
+    const shape: GalleryShape = { ...SHAPE, coarseHashes: 1024 };
     const js = new PalmGallery(shape, 16);
     const wasm = new WasmPalmGallery(shape, 16);
     expect(wasm.kernel).toBeDefined();
@@ -211,10 +227,10 @@ describe("stage 1's cascade", () => {
       const target = js.wordsView().slice(WORDS * (r * 7000), WORDS * (r * 7000 + 1));
       const fine = randomWords(rng, 5 * WORDS);
       fine.set(target, 2 * WORDS);
-      const coarse = randomWords(rng, 15 * 16);
-      coarse.set(target.subarray(0, 16), 16 * r);
+      const coarse = randomWords(rng, 15 * WORDS);
+      coarse.set(target, WORDS * r);
       const probe: ProbeTemplates = { ...shape, fine, fineAlignments: 5, coarse, coarseAlignments: 15 };
-      const expected = expectedSurvivors(js, probe, 64, 16);
+      const expected = expectedSurvivors(js, probe, 64, WORDS);
       expect(plain(js.stage1(probe, 64))).toEqual(expected);
       expect(plain(wasm.stage1(probe, 64))).toEqual(expected);
       const scores = new Uint16Array(js.size);

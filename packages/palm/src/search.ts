@@ -5,9 +5,10 @@
  * anything, and a scan over contiguous words is as fast as memory allows. Two stages:
  * 1. every gallery entry's coarse template against the probe's few coarse alignments, as a cascade
  *    (`cascadeBlock`) in galleries of more than `CASCADE_MIN_GALLERY` entries: per block of
- *    `CASCADE_BLOCK_ENTRIES` slots, the head of every entry (the first half of its coarse template) first;
- *    the whole coarse template only for the best 1/`CASCADE_KEEP_DIVISOR` of the block's heads; of those,
- *    the best `candidates` entries (by the smallest distance over the alignments) go on;
+ *    `CASCADE_BLOCK_ENTRIES` slots, the lead of every entry (the first quarter of its coarse template)
+ *    first; the head (the first half) only for the best 1/`CASCADE_LEAD_KEEP_DIVISOR` of the block's leads;
+ *    the whole coarse template only for the best 1/`CASCADE_KEEP_DIVISOR` of the block's entries by those
+ *    heads; of those, the best `candidates` entries (by the smallest distance over the alignments) go on;
  * 2. their full templates against all of the probe's full alignments (more rotations and shifts).
  *
  * Distances are the fraction of disagreeing Index-of-Max symbols, minimised over the probe's alignments.
@@ -224,17 +225,30 @@ export const MAX_GALLERY_SIZE = 1 << 24;
  */
 export const CASCADE_BLOCK_ENTRIES = 16_384;
 /**
- * Each block keeps the best 1/32 of its heads (and at least the shortlist's size). Measured by
- * `npm run bench:palm` on the medium setting: a mate's head (256 symbols) is beaten by ≥ 1/32 of the
- * impostors for 0.17 % of mated probes, nearly all of which the whole coarse prefix at N = 10^6 misses
- * too: the cascade adds 0.02 percentage points to the shortlist's miss rate (1/16: none measured, 1/64:
- * 0.07; a head of 128 symbols kept at 1/32 adds 1.5).
+ * Each block keeps 1/32 of its entries (and at least the shortlist's size): the best heads among those its
+ * leads kept. Measured by `npm run bench:palm` on the medium setting, with every head compared: a mate's
+ * head (256 symbols) is beaten by ≥ 1/32 of the impostors for 0.17 % of mated probes, nearly all of which
+ * the whole coarse prefix at N = 10^6 misses too: the heads add 0.02 percentage points to the shortlist's
+ * miss rate (1/16: none measured, 1/64: 0.07; a head of 128 symbols kept at 1/32 adds 1.5).
  */
 export const CASCADE_KEEP_DIVISOR = 32;
+/**
+ * Each block first keeps the best 1/4 of its leads (the first 128 symbols; and at least what the heads keep)
+ * and compares the heads of those only: a lead is half a head's popcounts, so the pass over every entry
+ * costs about half as much. Measured by `npm run bench:palm` on the medium setting, the cascade then adds
+ * 0.04 percentage points to the shortlist's miss rate at N = 10^6 (single captures; fused scans: none),
+ * against 0.02 with the heads alone; keeping 1/8 of the leads would add 0.12, 1/16 0.59.
+ */
+export const CASCADE_LEAD_KEEP_DIVISOR = 4;
 
-/** Words of the coarse template's head, which the cascade's first pass compares: the first half. */
+/** Words of the coarse template's head, which the cascade's second pass compares: the first half. */
 export function cascadeHeadWords(coarseWords: number): number {
   return Math.max(1, Math.floor(coarseWords / 2));
+}
+
+/** Words of the coarse template's lead, which the cascade's first pass compares: the first quarter. */
+export function cascadeLeadWords(coarseWords: number): number {
+  return Math.max(1, Math.floor(coarseWords / 4));
 }
 
 /**
@@ -256,6 +270,27 @@ export function cascadeKeep(length: number, candidates: number, size: number): n
   return Math.max(Math.ceil(length / CASCADE_KEEP_DIVISOR), candidates);
 }
 
+/**
+ * Entries a block of `length` entries of a gallery of `size` keeps by their leads for the head comparison:
+ * all of them in a gallery of at most `CASCADE_MIN_GALLERY` entries, else the best
+ * 1/`CASCADE_LEAD_KEEP_DIVISOR` of its leads and at least `candidates`.
+ */
+export function cascadeLeadKeep(length: number, candidates: number, size: number): number {
+  if (size <= CASCADE_MIN_GALLERY) return length;
+  return Math.max(Math.ceil(length / CASCADE_LEAD_KEEP_DIVISOR), candidates);
+}
+
+/**
+ * The smallest distance with at least `wanted` (≥ 1) of the histogram's counts at or below it, and the room
+ * at it: `wanted` less the counts below it.
+ */
+function histogramCut(histogram: Uint32Array, wanted: number): { cut: number; room: number } {
+  let cut = 0;
+  let below = 0;
+  while (below + histogram[cut]! < wanted) below += histogram[cut++]!;
+  return { cut, room: wanted - below };
+}
+
 /** Stage 1's result: slots in ascending order with their whole coarse distances (symbols), `count` of them. */
 export interface CoarseSurvivors {
   slots: Uint32Array;
@@ -263,81 +298,97 @@ export interface CoarseSurvivors {
   count: number;
 }
 
+/** Where a block's cascade reads: the first `leadWords` and `headWords` of each coarse template. */
+export interface CascadeShape {
+  words: number;
+  coarseWords: number;
+  headWords: number;
+  leadWords: number;
+  symbolBits: number;
+}
+
 /**
  * One block [from, to) of stage 1, over a words array laid out as in PalmGallery (entries of `words` words,
- * the first `coarseWords` of each the coarse template, of which the first `headWords` the head): every
- * head's distance over the probe's coarse alignments into `headScores[slot]`; the cut, the smallest head
- * distance with at least keep' = min(keep, to − from) heads at or below it; then the keep' entries with the
- * smallest heads (those below the cut, and the first in slot order at it), in slot order, each with its
- * whole coarse distance into `outSlots` / `outDistances` from `outOffset`. Returns their number (keep'); a
- * block that keeps all its entries skips the heads. `histogram` needs a bin per head distance (headWords ×
- * 32 / symbolBits + 1). The WebAssembly kernel's `cascade` computes the same.
+ * the first `coarseWords` of each the coarse template, of which the first `headWords` the head and the first
+ * `leadWords` the lead), distances over the probe's coarse alignments:
+ * 1. every lead's distance into `leadScores[slot]`; the cut, the smallest lead distance with at least
+ *    keepLead' = min(max(keepLead, keep), to − from) leads at or below it; the keepLead' entries with the
+ *    smallest leads (those below the cut, and the first in slot order at it);
+ * 2. their heads' distances; the cut, the smallest head distance with at least keep' = min(keep, keepLead')
+ *    of those heads at or below it; the keep' entries with the smallest heads (below that cut, and the first
+ *    in slot order at it);
+ * 3. those, in slot order, each with its whole coarse distance, into `outSlots` / `outDistances` from
+ *    `outOffset` (which the second step uses for its own list too).
+ * Returns their number (keep'); a block that keeps all its entries skips the leads and heads. `histogram`
+ * needs a bin per head distance (headWords × 32 / symbolBits + 1). The WebAssembly kernel's `cascade`
+ * computes the same.
  */
 export function cascadeBlock(
   storage: Uint32Array,
-  words: number,
-  coarseWords: number,
-  headWords: number,
-  symbolBits: number,
+  shape: Readonly<CascadeShape>,
   probe: ProbeTemplates,
   from: number,
   to: number,
+  keepLead: number,
   keep: number,
-  headScores: Uint16Array,
+  leadScores: Uint16Array,
   histogram: Uint32Array,
   outSlots: Uint32Array,
   outDistances: Uint16Array,
   outOffset: number,
 ): number {
   if (from >= to || keep <= 0) return 0;
-  const alignments = probe.coarseAlignments;
-  const whole = (slot: number) =>
+  const { words, coarseWords, symbolBits } = shape;
+  const prefix = (slot: number, length: number) =>
     bestPrefixOverAlignments(
       storage,
       slot * words,
       probe.coarse,
-      alignments,
+      probe.coarseAlignments,
       coarseWords,
-      coarseWords,
+      length,
       symbolBits,
     );
   if (keep >= to - from) {
-    // Every entry survives: no heads.
+    // Every entry survives: no leads, no heads.
     for (let i = from; i < to; i++) {
       outSlots[outOffset + i - from] = i;
-      outDistances[outOffset + i - from] = whole(i);
+      outDistances[outOffset + i - from] = prefix(i, coarseWords);
     }
     return to - from;
   }
-  const bins = (headWords * 32) / symbolBits + 1;
-  histogram.fill(0, 0, bins);
+  // 1. The leads of the whole block.
+  histogram.fill(0, 0, (shape.leadWords * 32) / symbolBits + 1);
   for (let i = from; i < to; i++) {
-    const d = bestPrefixOverAlignments(
-      storage,
-      i * words,
-      probe.coarse,
-      alignments,
-      coarseWords,
-      headWords,
-      symbolBits,
-    );
-    headScores[i] = d;
+    const d = prefix(i, shape.leadWords);
+    leadScores[i] = d;
     histogram[d]!++;
   }
-  const wanted = Math.min(keep, to - from);
-  let cut = 0;
-  let total = histogram[0]!;
-  while (total < wanted && cut < bins) total += histogram[++cut]!;
-  let room = wanted - (total - histogram[cut]!);
+  const lead = histogramCut(histogram, Math.min(Math.max(keepLead, keep), to - from));
   let n = outOffset;
   for (let i = from; i < to; i++) {
-    const h = headScores[i]!;
-    if (h > cut || (h === cut && room-- <= 0)) continue;
-    outSlots[n] = i;
-    outDistances[n] = whole(i);
-    n++;
+    const d = leadScores[i]!;
+    if (d > lead.cut || (d === lead.cut && lead.room-- <= 0)) continue;
+    outSlots[n++] = i;
   }
-  return n - outOffset;
+  // 2. The heads of the leads kept, in the output's room.
+  histogram.fill(0, 0, (shape.headWords * 32) / symbolBits + 1);
+  for (let k = outOffset; k < n; k++) {
+    const d = prefix(outSlots[k]!, shape.headWords);
+    outDistances[k] = d;
+    histogram[d]!++;
+  }
+  const head = histogramCut(histogram, Math.min(keep, n - outOffset));
+  // 3. The whole prefixes of the heads kept, moved to the front (never past the entry being read).
+  let m = outOffset;
+  for (let k = outOffset; k < n; k++) {
+    const d = outDistances[k]!;
+    if (d > head.cut || (d === head.cut && head.room-- <= 0)) continue;
+    outSlots[m] = outSlots[k]!;
+    outDistances[m] = prefix(outSlots[k]!, coarseWords);
+    m++;
+  }
+  return m - outOffset;
 }
 
 /**
@@ -349,12 +400,13 @@ export class PalmGallery {
   /** Words per template, and the leading words that form the coarse template. */
   readonly words: number;
   readonly coarseWords: number;
-  /** Leading words of the coarse template that the cascade's first pass compares. */
+  /** Leading words of the coarse template that the cascade's second and first passes compare. */
   readonly headWords: number;
+  readonly leadWords: number;
   private ids: string[] = [];
   private readonly slots = new Map<string, number>();
   private storage: Uint32Array;
-  private headScores = new Uint16Array(0);
+  private leadScores = new Uint16Array(0);
   private survivors: CoarseSurvivors = { slots: new Uint32Array(0), distances: new Uint16Array(0), count: 0 };
   private histogram: Uint32Array;
 
@@ -363,6 +415,7 @@ export class PalmGallery {
     this.words = Math.ceil((shape.hashes * shape.symbolBits) / 32);
     this.coarseWords = Math.ceil((shape.coarseHashes * shape.symbolBits) / 32);
     this.headWords = cascadeHeadWords(this.coarseWords);
+    this.leadWords = cascadeLeadWords(this.coarseWords);
     this.histogram = new Uint32Array((this.headWords * 32) / shape.symbolBits + 1);
     if (shape.coarseHashes > 65535) throw new RangeError('coarse hash count out of range');
     this.storage = new Uint32Array(Math.max(1, Math.min(initialCapacity, MAX_GALLERY_SIZE)) * this.words);
@@ -459,21 +512,27 @@ export class PalmGallery {
     this.checkProbe(probe);
     const size = this.ids.length;
     const out = this.stage1Buffers(size);
-    if (this.headScores.length < size) this.headScores = new Uint16Array(this.survivors.slots.length);
+    if (this.leadScores.length < size) this.leadScores = new Uint16Array(this.survivors.slots.length);
+    const { words, coarseWords, headWords, leadWords } = this;
+    const shape: CascadeShape = {
+      words,
+      coarseWords,
+      headWords,
+      leadWords,
+      symbolBits: this.shape.symbolBits,
+    };
     let count = 0;
     for (let from = 0; from < size; from += CASCADE_BLOCK_ENTRIES) {
       const to = Math.min(size, from + CASCADE_BLOCK_ENTRIES);
       count += cascadeBlock(
         this.storage,
-        this.words,
-        this.coarseWords,
-        this.headWords,
-        this.shape.symbolBits,
+        shape,
         probe,
         from,
         to,
+        cascadeLeadKeep(to - from, candidates, size),
         cascadeKeep(to - from, candidates, size),
-        this.headScores,
+        this.leadScores,
         this.histogram,
         out.slots,
         out.distances,

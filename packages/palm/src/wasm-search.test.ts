@@ -39,8 +39,10 @@ describe('WebAssembly coarse scan', () => {
   it('runs for the engine shape', () => {
     expect(kernelSupports(SHAPE)).toBe(true);
     expect(kernelSupports({ symbolBits: 4, coarseHashes: 256 })).toBe(false);
-    // 256 coarse symbols: a head and a tail of one chunk each (the kernel's loops over chunks); 128: half a chunk.
-    expect(kernelSupports({ symbolBits: 2, coarseHashes: 256 })).toBe(true);
+    // 1,024 coarse symbols: a lead of two chunks, a head of four (the kernel's loops over chunks); 256 and
+    // 128: a lead of half a chunk or less.
+    expect(kernelSupports({ symbolBits: 2, coarseHashes: 1024 })).toBe(true);
+    expect(kernelSupports({ symbolBits: 2, coarseHashes: 256 })).toBe(false);
     expect(kernelSupports({ symbolBits: 2, coarseHashes: 128 })).toBe(false);
     expect(new WasmPalmGallery(SHAPE).kernel).toBeDefined();
   });

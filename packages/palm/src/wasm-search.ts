@@ -2,7 +2,8 @@
  * Stage 1 of the 1:N search in WebAssembly SIMD (src/wasm/coarse-scan.wat): the cascade of search.ts's
  * `cascadeBlock`, with the same distances and survivors as the JS code. The coarse prefixes live apart from
  * the full templates, in a shared WebAssembly memory, in bit planes (see the .wat), as two arrays: the heads
- * (the first half of every prefix, which the first pass streams) and the tails. Workers
+ * (the first half of every prefix, which the first two passes read; the lead is the head's first half) and
+ * the tails. Workers
  * (parallel-search.ts, Node only) run blocks of the same memory.
  * No Node API here: the module runs wherever WebAssembly SIMD and shared memory do.
  */
@@ -11,6 +12,8 @@ import {
   CASCADE_BLOCK_ENTRIES,
   cascadeHeadWords,
   cascadeKeep,
+  cascadeLeadKeep,
+  cascadeLeadWords,
   PalmGallery,
   type CoarseSurvivors,
   type GalleryShape,
@@ -50,6 +53,7 @@ type CascadeFunction = (
   tails: number,
   headBytes: number,
   tailBytes: number,
+  leadBytes: number,
   probe: number,
   alignments: number,
   scores: number,
@@ -57,6 +61,7 @@ type CascadeFunction = (
   out: number,
   from: number,
   to: number,
+  keepLead: number,
   keep: number,
 ) => number;
 
@@ -112,8 +117,8 @@ function coarseWordsOf(shape: Pick<GalleryShape, 'symbolBits' | 'coarseHashes'>)
 }
 
 /**
- * Whether the kernel can scan galleries of this shape: 2-bit symbols, and a coarse template whose head and
- * tail are whole chunks of 128 symbols (the engine's 512 coarse symbols: two and two).
+ * Whether the kernel can scan galleries of this shape: 2-bit symbols, and a coarse template whose lead, head
+ * and tail are whole chunks of 128 symbols (the engine's 512 coarse symbols: one, two and two).
  */
 export function kernelSupports(shape: Pick<GalleryShape, 'symbolBits' | 'coarseHashes'>): boolean {
   const coarseWords = coarseWordsOf(shape);
@@ -121,6 +126,7 @@ export function kernelSupports(shape: Pick<GalleryShape, 'symbolBits' | 'coarseH
   return (
     wasm !== undefined &&
     shape.symbolBits === 2 &&
+    cascadeLeadWords(coarseWords) % CHUNK_WORDS === 0 &&
     headWords % CHUNK_WORDS === 0 &&
     (coarseWords - headWords) % CHUNK_WORDS === 0 &&
     coarseWords * 4 <= PROBE_BYTES
@@ -155,6 +161,8 @@ export interface KernelLayout {
   tails: number;
   headBytes: number;
   tailBytes: number;
+  /** The lead: the first bytes of each head. */
+  leadBytes: number;
   /** Per area ([main thread, workers]): the probe's alignments. */
   probes: [number, number];
   /** Per area: head distances (u16 per slot). */
@@ -184,6 +192,7 @@ export class CoarseScanKernel {
   layout: KernelLayout;
   readonly coarseWords: number;
   readonly headWords: number;
+  readonly leadWords: number;
   /** Most probe alignments the probe area holds. */
   readonly maxAlignments: number;
   private scanFn: ScanFunction;
@@ -199,6 +208,7 @@ export class CoarseScanKernel {
     this.coarseWords = coarseWords;
     this.fineWords = words > 0 && words % CHUNK_WORDS === 0 ? words : 0;
     this.headWords = cascadeHeadWords(coarseWords);
+    this.leadWords = cascadeLeadWords(coarseWords);
     this.maxAlignments = Math.floor(PROBE_BYTES / (coarseWords * 4));
     ({
       memory: this.memory,
@@ -210,12 +220,19 @@ export class CoarseScanKernel {
       this.capacity,
       this.headWords * 4,
       (coarseWords - this.headWords) * 4,
+      this.leadWords * 4,
       this.fineWords * 4,
     ));
     this.words = new Int32Array(this.memory.buffer);
   }
 
-  private static create(capacity: number, headBytes: number, tailBytes: number, fineBytes: number) {
+  private static create(
+    capacity: number,
+    headBytes: number,
+    tailBytes: number,
+    leadBytes: number,
+    fineBytes: number,
+  ) {
     if (!wasm) throw new Error('WebAssembly is not available');
     const align = (bytes: number) => Math.ceil(bytes / 64) * 64;
     const blocks = Math.ceil(capacity / CASCADE_BLOCK_ENTRIES);
@@ -233,6 +250,7 @@ export class CoarseScanKernel {
     const layout: KernelLayout = {
       headBytes,
       tailBytes,
+      leadBytes,
       probes: [0, PROBE_BYTES],
       scores: at(0),
       histograms: at(area.scores),
@@ -263,8 +281,8 @@ export class CoarseScanKernel {
   reserve(entries: number, size: number): void {
     if (entries <= this.capacity) return;
     const capacity = Math.max(entries, this.capacity * 2);
-    const { headBytes, tailBytes } = this.layout;
-    const next = CoarseScanKernel.create(capacity, headBytes, tailBytes, this.layout.fineBytes);
+    const { headBytes, tailBytes, leadBytes } = this.layout;
+    const next = CoarseScanKernel.create(capacity, headBytes, tailBytes, leadBytes, this.layout.fineBytes);
     const bytes = new Uint8Array(next.memory.buffer);
     const old = this.memory.buffer;
     bytes.set(new Uint8Array(old, this.layout.heads, size * headBytes), next.layout.heads);
@@ -345,9 +363,25 @@ export class CoarseScanKernel {
   }
 
   /** Runs the cascade's block `block` of a gallery of `size` entries here; returns its survivors. */
-  cascadeBlock(area: 0 | 1, alignments: number, block: number, size: number, keep: number): number {
-    const { heads, tails, headBytes, tailBytes, probes, scores, histograms, histogramBytes, pairs } =
-      this.layout;
+  cascadeBlock(
+    area: 0 | 1,
+    alignments: number,
+    block: number,
+    size: number,
+    keeps: Readonly<BlockKeeps>,
+  ): number {
+    const {
+      heads,
+      tails,
+      headBytes,
+      tailBytes,
+      leadBytes,
+      probes,
+      scores,
+      histograms,
+      histogramBytes,
+      pairs,
+    } = this.layout;
     const from = block * CASCADE_BLOCK_ENTRIES;
     const to = Math.min(size, from + CASCADE_BLOCK_ENTRIES);
     return this.cascadeFn(
@@ -355,6 +389,7 @@ export class CoarseScanKernel {
       tails,
       headBytes,
       tailBytes,
+      leadBytes,
       probes[area],
       alignments,
       scores[area],
@@ -362,7 +397,8 @@ export class CoarseScanKernel {
       pairs[area] + from * 8,
       from,
       to,
-      keep,
+      keeps.lead,
+      keeps.head,
     );
   }
 
@@ -425,10 +461,20 @@ export function blocksOf(size: number): number {
   return Math.ceil(size / CASCADE_BLOCK_ENTRIES);
 }
 
-/** Entries a block keeps: `cascadeKeep` of its length in a gallery of `size`. */
-export function blockKeep(block: number, size: number, candidates: number): number {
+/** Entries a block keeps by their leads, and of those by their heads. */
+export interface BlockKeeps {
+  lead: number;
+  head: number;
+}
+
+/** Entries a block keeps: `cascadeLeadKeep` and `cascadeKeep` of its length in a gallery of `size`. */
+export function blockKeeps(block: number, size: number, candidates: number): BlockKeeps {
   const from = block * CASCADE_BLOCK_ENTRIES;
-  return cascadeKeep(Math.min(size, from + CASCADE_BLOCK_ENTRIES) - from, candidates, size);
+  const length = Math.min(size, from + CASCADE_BLOCK_ENTRIES) - from;
+  return {
+    lead: cascadeLeadKeep(length, candidates, size),
+    head: cascadeKeep(length, candidates, size),
+  };
 }
 
 /**
@@ -495,7 +541,7 @@ export class WasmPalmGallery extends PalmGallery {
     const size = this.size;
     const alignments = this.kernel.writeProbe(0, probe);
     const counts = Array.from({ length: blocksOf(size) }, (_, b) =>
-      this.kernel!.cascadeBlock(0, alignments, b, size, blockKeep(b, size, candidates)),
+      this.kernel!.cascadeBlock(0, alignments, b, size, blockKeeps(b, size, candidates)),
     );
     return this.kernel.collect(0, size, counts, this.stage1Buffers(size));
   }
