@@ -48,6 +48,27 @@ describe(`the verifiable log on ${testDatabaseKind}`, () => {
     return res.json() as Receipt;
   };
 
+  /** Asha is issued money, then pays Ravi `count` times: the transfers, issuance first. */
+  async function issuedThenPaid(count: number) {
+    const [asha, ravi] = [await person(), await person()];
+    const payments = [await pay(SYSTEM_ACCOUNT_ID, asha.account, 1_000n)];
+    for (let i = 0; i < count; i += 1) payments.push(await pay(asha.account, ravi.account, 1n));
+    return { asha, payments };
+  }
+  /** Which of the transfers have a row in the log's table (entries, or events waiting). */
+  const refsIn = async (table: 'tlog_entries' | 'tlog_outbox', transfers: { id: string }[]) =>
+    (
+      await test.database.db
+        .selectFrom(table)
+        .select('ref_id')
+        .where(
+          'ref_id',
+          'in',
+          transfers.map((transfer) => transfer.id),
+        )
+        .execute()
+    ).map((row) => row.ref_id);
+
   it('logs every transfer and gives its parties a receipt anyone can verify offline', async () => {
     const [asha, ravi, meera] = [await person(), await person(), await person()];
     await pay(SYSTEM_ACCOUNT_ID, asha.account, 10_000n);
@@ -168,22 +189,12 @@ describe(`the verifiable log on ${testDatabaseKind}`, () => {
 
   it('appends each event once when two sequencers make entries for the same events', async () => {
     const other = new TransparencyLog(test.database.db, await loadLogKeys(test.database.db, test.env));
-    const [asha, ravi] = [await person(), await person()];
-    const payments = [await pay(SYSTEM_ACCOUNT_ID, asha.account, 1_000n)];
-    for (let i = 0; i < 20; i += 1) payments.push(await pay(asha.account, ravi.account, 1n));
+    const { asha, payments } = await issuedThenPaid(20);
     // Both read the same waiting events and seal their entries before either appends them.
     const appended = await Promise.all([test.app.transparencyLog.sequence(), other.sequence()]);
     expect(appended[0] + appended[1]).toBe(payments.length);
-    const logged = await test.database.db
-      .selectFrom('tlog_entries')
-      .select('ref_id')
-      .where(
-        'ref_id',
-        'in',
-        payments.map((payment) => payment.id),
-      )
-      .execute();
-    expect(logged.map((row) => row.ref_id).sort()).toEqual(payments.map((payment) => payment.id).sort());
+    const logged = await refsIn('tlog_entries', payments);
+    expect(logged.sort()).toEqual(payments.map((payment) => payment.id).sort());
     for (const payment of payments)
       expect(verifyReceipt(await receipt(payment.id, asha.token), verifierKey).ok).toBe(true);
   });
@@ -194,21 +205,10 @@ describe(`the verifiable log on ${testDatabaseKind}`, () => {
     expect(
       () => new TransparencyLog(test.database.db, keys, { anchoring: 'none', entriesPerRound: 0 }),
     ).toThrow(RangeError);
-    const [asha, ravi] = [await person(), await person()];
-    const payments = [await pay(SYSTEM_ACCOUNT_ID, asha.account, 1_000n)];
-    for (let i = 0; i < 9; i += 1) payments.push(await pay(asha.account, ravi.account, 1n));
+    const { asha, payments } = await issuedThenPaid(9);
     expect(await small.sequence()).toBe(4);
     await small.flush();
-    const waiting = await test.database.db
-      .selectFrom('tlog_outbox')
-      .select('ref_id')
-      .where(
-        'ref_id',
-        'in',
-        payments.map((payment) => payment.id),
-      )
-      .execute();
-    expect(waiting).toEqual([]);
+    expect(await refsIn('tlog_outbox', payments)).toEqual([]);
     for (const payment of payments)
       expect(verifyReceipt(await receipt(payment.id, asha.token), verifierKey).ok).toBe(true);
   });
