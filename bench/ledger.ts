@@ -299,7 +299,9 @@ function explainSlow(slow: SlowRequest[], started_at_ms: number, pauses: Pauses)
       `event-loop stalls over ${STALL_MS} ms ${pauses.stalls.length} (sum ${sum(pauses.stalls.map((s) => s.end_ms - s.start_ms)).toFixed(0)} ms: ` +
       `on a CPU ${sum(pauses.stalls.map((s) => s.on_cpu_ms)).toFixed(0)} ms, waiting for one ${sum(pauses.stalls.map((s) => s.run_queue_ms)).toFixed(0)} ms); ` +
       `main thread waiting for a CPU ${pauses.run_queue_ms.toFixed(0)} ms in all; ` +
-      `batch statements ${batchMs.length} (p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${(batchMs.at(-1) ?? 0).toFixed(1)} ms)`,
+      (batchMs.length === 0
+        ? 'batch statements not timed (PostgreSQL only)'
+        : `batch statements ${batchMs.length} (p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${(batchMs.at(-1) ?? 0).toFixed(1)} ms)`),
   ].join('\n' + ''.padEnd(29));
 }
 

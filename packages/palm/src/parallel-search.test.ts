@@ -48,7 +48,7 @@ describe('parallel 1:N search', () => {
           // A silent fall-back to this thread would say so here.
           expect(result.stage1).toBe('workers');
           expect(result.shards).toBe(Math.ceil(size / CASCADE_BLOCK_ENTRIES));
-          expect(workers.lastShardTimes).toHaveLength(2);
+          expect(workers.lastShardCounts).toHaveLength(2);
           expect(workers.lastShardCounts.reduce((a, b) => a + b, 0)).toBe(result.shards);
           // The timeline: each worker's blocks, and the wake-up here before the result (each thread's clock
           // against itself only: two threads' origins may differ by a little).

@@ -119,8 +119,7 @@ export class PalmSearchPool {
   #nextMessage = 1;
   #failure: Error | undefined;
   #closed = false;
-  /** Milliseconds each worker spent in the kernel during the last parallel search, and its blocks. */
-  lastShardTimes: number[] = [];
+  /** The blocks each worker took during the last parallel search (its time: `lastTimeline`). */
   lastShardCounts: number[] = [];
   /** The steps of the last parallel search. */
   lastTimeline: SearchTimeline | undefined;
@@ -213,7 +212,6 @@ export class PalmSearchPool {
     // run 15.5 / 21.1, 15.4 / 19.9, 15.3 / 20.6): no difference beyond the noise.
     try {
       const done = await Promise.all(workers.map((w) => this.#scan(w, kernel, alignments, size, keeps)));
-      this.lastShardTimes = done.map((d) => d.to - d.from);
       this.lastShardCounts = done.map((d) => d.shards);
       timeline = {
         workers: done.map((d) => ({ from: d.from - started, to: d.to - started })),

@@ -9,8 +9,7 @@ import type { ProbeTemplates } from './protect';
 import { createRng } from './random';
 import {
   CASCADE_BLOCK_ENTRIES,
-  cascadeKeep,
-  cascadeLeadKeep,
+  cascadeKeeps,
   PalmGallery,
   symbolMismatches,
   type CoarseSurvivors,
@@ -31,8 +30,8 @@ const HEAD_WORDS = COARSE_WORDS / 2;
 const LEAD_WORDS = COARSE_WORDS / 4;
 
 /**
- * The rule, written out: per block, the entries with the `cascadeLeadKeep` smallest leads (ties by slot); of
- * those, the `cascadeKeep` smallest heads (ties by slot); then their whole distance.
+ * The rule, written out: per block, the entries with the `cascadeKeeps(…).lead` smallest leads (ties by slot); of
+ * those, the `cascadeKeeps(…).head` smallest heads (ties by slot); then their whole distance.
  */
 function expectedSurvivors(
   gallery: PalmGallery,
@@ -54,14 +53,15 @@ function expectedSurvivors(
   const slots: number[] = [];
   for (let from = 0; from < gallery.size; from += CASCADE_BLOCK_ENTRIES) {
     const to = Math.min(gallery.size, from + CASCADE_BLOCK_ENTRIES);
-    const keep = cascadeKeep(to - from, candidates, gallery.size);
+    const keeps = cascadeKeeps(to - from, candidates, gallery.size);
+    const keep = keeps.head;
     const block = Array.from({ length: to - from }, (_, k) => ({
       slot: from + k,
       lead: best(from + k, coarseWords / 4),
       head: best(from + k, coarseWords / 2),
     }));
     block.sort((x, y) => x.lead - y.lead || x.slot - y.slot);
-    const leads = block.slice(0, Math.max(cascadeLeadKeep(to - from, candidates, gallery.size), keep));
+    const leads = block.slice(0, Math.max(keeps.lead, keep));
     leads.sort((x, y) => x.head - y.head || x.slot - y.slot);
     const kept = leads.slice(0, keep).map((e) => e.slot);
     slots.push(...kept.sort((x, y) => x - y));
@@ -106,7 +106,7 @@ describe("stage 1's cascade", () => {
     const probe = probeOf(rng, SHAPE, 3, 2);
     const survivors = plain(js.stage1(probe, 64));
     const first = (from: number, length: number) =>
-      Array.from({ length: cascadeKeep(length, 64, size) }, (_, i) => from + i);
+      Array.from({ length: cascadeKeeps(length, 64, size).head }, (_, i) => from + i);
     expect(survivors.slots).toEqual([
       ...first(0, CASCADE_BLOCK_ENTRIES),
       ...first(CASCADE_BLOCK_ENTRIES, 3000),

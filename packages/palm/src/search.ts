@@ -260,24 +260,23 @@ export function cascadeLeadWords(coarseWords: number): number {
  */
 export const CASCADE_MIN_GALLERY = CASCADE_BLOCK_ENTRIES;
 
-/**
- * Entries a block of `length` entries of a gallery of `size` keeps for the whole coarse comparison: all of
- * them in a gallery of at most `CASCADE_MIN_GALLERY` entries, else the best 1/`CASCADE_KEEP_DIVISOR` of its
- * heads and at least `candidates`.
- */
-export function cascadeKeep(length: number, candidates: number, size: number): number {
-  if (size <= CASCADE_MIN_GALLERY) return length;
-  return Math.max(Math.ceil(length / CASCADE_KEEP_DIVISOR), candidates);
+/** Entries a block keeps by their leads (`lead`), and of those by their heads (`head`). */
+export interface CascadeKeeps {
+  lead: number;
+  head: number;
 }
 
 /**
- * Entries a block of `length` entries of a gallery of `size` keeps by their leads for the head comparison:
- * all of them in a gallery of at most `CASCADE_MIN_GALLERY` entries, else the best
- * 1/`CASCADE_LEAD_KEEP_DIVISOR` of its leads and at least `candidates`.
+ * What a block of `length` entries of a gallery of `size` keeps: all of them in a gallery of at most
+ * `CASCADE_MIN_GALLERY` entries; else the best 1/`CASCADE_LEAD_KEEP_DIVISOR` of its leads, and of those the
+ * best 1/`CASCADE_KEEP_DIVISOR` of the block by their heads, each at least `candidates`.
  */
-export function cascadeLeadKeep(length: number, candidates: number, size: number): number {
-  if (size <= CASCADE_MIN_GALLERY) return length;
-  return Math.max(Math.ceil(length / CASCADE_LEAD_KEEP_DIVISOR), candidates);
+export function cascadeKeeps(length: number, candidates: number, size: number): CascadeKeeps {
+  if (size <= CASCADE_MIN_GALLERY) return { lead: length, head: length };
+  return {
+    lead: Math.max(Math.ceil(length / CASCADE_LEAD_KEEP_DIVISOR), candidates),
+    head: Math.max(Math.ceil(length / CASCADE_KEEP_DIVISOR), candidates),
+  };
 }
 
 /**
@@ -312,9 +311,9 @@ export interface CascadeShape {
  * the first `coarseWords` of each the coarse template, of which the first `headWords` the head and the first
  * `leadWords` the lead), distances over the probe's coarse alignments:
  * 1. every lead's distance into `leadScores[slot]`; the cut, the smallest lead distance with at least
- *    keepLead' = min(max(keepLead, keep), to − from) leads at or below it; the keepLead' entries with the
+ *    lead' = min(max(keeps.lead, keeps.head), to − from) leads at or below it; the lead' entries with the
  *    smallest leads (those below the cut, and the first in slot order at it);
- * 2. their heads' distances; the cut, the smallest head distance with at least keep' = min(keep, keepLead')
+ * 2. their heads' distances; the cut, the smallest head distance with at least keep' = min(keeps.head, lead')
  *    of those heads at or below it; the keep' entries with the smallest heads (below that cut, and the first
  *    in slot order at it);
  * 3. those, in slot order, each with its whole coarse distance, into `outSlots` / `outDistances` from
@@ -329,14 +328,14 @@ export function cascadeBlock(
   probe: ProbeTemplates,
   from: number,
   to: number,
-  keepLead: number,
-  keep: number,
+  keeps: Readonly<CascadeKeeps>,
   leadScores: Uint16Array,
   histogram: Uint32Array,
   outSlots: Uint32Array,
   outDistances: Uint16Array,
   outOffset: number,
 ): number {
+  const keep = keeps.head;
   if (from >= to || keep <= 0) return 0;
   const { words, coarseWords, symbolBits } = shape;
   const prefix = (slot: number, length: number) =>
@@ -364,7 +363,7 @@ export function cascadeBlock(
     leadScores[i] = d;
     histogram[d]!++;
   }
-  const lead = histogramCut(histogram, Math.min(Math.max(keepLead, keep), to - from));
+  const lead = histogramCut(histogram, Math.min(Math.max(keeps.lead, keep), to - from));
   let n = outOffset;
   for (let i = from; i < to; i++) {
     const d = leadScores[i]!;
@@ -530,8 +529,7 @@ export class PalmGallery {
         probe,
         from,
         to,
-        cascadeLeadKeep(to - from, candidates, size),
-        cascadeKeep(to - from, candidates, size),
+        cascadeKeeps(to - from, candidates, size),
         this.leadScores,
         this.histogram,
         out.slots,

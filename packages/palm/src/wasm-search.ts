@@ -11,10 +11,10 @@ import type { ProbeTemplates } from './protect';
 import {
   CASCADE_BLOCK_ENTRIES,
   cascadeHeadWords,
-  cascadeKeep,
-  cascadeLeadKeep,
+  cascadeKeeps,
   cascadeLeadWords,
   PalmGallery,
+  type CascadeKeeps,
   type CoarseSurvivors,
   type GalleryShape,
 } from './search';
@@ -368,7 +368,7 @@ export class CoarseScanKernel {
     alignments: number,
     block: number,
     size: number,
-    keeps: Readonly<BlockKeeps>,
+    keeps: Readonly<CascadeKeeps>,
   ): number {
     const {
       heads,
@@ -461,20 +461,10 @@ export function blocksOf(size: number): number {
   return Math.ceil(size / CASCADE_BLOCK_ENTRIES);
 }
 
-/** Entries a block keeps by their leads, and of those by their heads. */
-export interface BlockKeeps {
-  lead: number;
-  head: number;
-}
-
-/** Entries a block keeps: `cascadeLeadKeep` and `cascadeKeep` of its length in a gallery of `size`. */
-export function blockKeeps(block: number, size: number, candidates: number): BlockKeeps {
+/** Entries block `block` of a gallery of `size` keeps: `cascadeKeeps` of its length. */
+export function blockKeeps(block: number, size: number, candidates: number): CascadeKeeps {
   const from = block * CASCADE_BLOCK_ENTRIES;
-  const length = Math.min(size, from + CASCADE_BLOCK_ENTRIES) - from;
-  return {
-    lead: cascadeLeadKeep(length, candidates, size),
-    head: cascadeKeep(length, candidates, size),
-  };
+  return cascadeKeeps(Math.min(size, from + CASCADE_BLOCK_ENTRIES) - from, candidates, size);
 }
 
 /**
