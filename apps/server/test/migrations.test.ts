@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database';
 import { loadMigrations, migrate } from '../src/db/migrate';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
 
@@ -85,5 +86,29 @@ describe(`migrations on ${testDatabaseKind}`, () => {
     const row = await test.database.db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
     expect(row.role).toBe('user');
     expect(row.created_at).toBeInstanceOf(Date);
+  });
+
+  it('runs the ledger batch on plans made once, not planned again on every call', async () => {
+    await migrate(test.database);
+    const rows = await test.database.withSession((session) =>
+      session.query<{ config: string[] | null }>(
+        "SELECT proconfig AS config FROM pg_proc WHERE proname = 'ledger_post_batch'",
+      ),
+    );
+    expect(rows).toEqual([{ config: ['plan_cache_mode=force_generic_plan'] }]);
+  });
+});
+
+describe('the embedded database', () => {
+  it('makes new WAL segments without filling them with zeroes first', async () => {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    try {
+      const rows = await database.withSession((session) =>
+        session.query<{ wal_init_zero: string }>('SHOW wal_init_zero'),
+      );
+      expect(rows).toEqual([{ wal_init_zero: 'off' }]);
+    } finally {
+      await database.close();
+    }
   });
 });
