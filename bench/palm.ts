@@ -490,7 +490,7 @@ async function speedSections(identities: number): Promise<void> {
       `per cell, each path in its own loop; the three gave the same best and second ids and distances on every ` +
       `probe (checked each run). ` +
       `Plain scan: XOR of every word of the gallery (${shape.words * 4} bytes per entry; stage 1 streams the ` +
-      `${cascadeHeadWords(shape.coarseWords) * 4} bytes of the heads, which hold the leads).`,
+      `leads in the kernel's bit-sliced copy, 64 bytes per entry, and reads the heads of the leads kept).`,
   );
   line('');
   line(

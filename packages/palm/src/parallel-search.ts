@@ -63,9 +63,10 @@ parentPort.on('message', (m) => {
     for (let s = Atomics.add(next, 0, 1); s < counts.length; s = Atomics.add(next, 0, 1), shards++) {
       const from = s * m.block;
       const to = Math.min(m.size, from + m.block);
-      counts[s] = cascade(m.heads, m.tails, m.headBytes, m.tailBytes, m.leadBytes, m.probe, m.alignments,
-        m.scores, m.histograms + s * m.histogramBytes, m.pairs + from * 8, from, to, m.keeps[2 * s],
-        m.keeps[2 * s + 1]);
+      const histogram = m.histograms + s * m.histogramBytes;
+      counts[s] = cascade(m.heads, m.tails, m.headBytes, m.tailBytes, m.leadBytes, m.slices, m.probe, m.table,
+        m.alignments, m.scores, histogram, histogram + m.scratchOffset, m.pairs + from * 8, from, to,
+        m.keeps[2 * s], m.keeps[2 * s + 1]);
     }
     const ended = performance.now();
     parentPort.postMessage({ id: m.id, ok: true, shards,
@@ -305,10 +306,13 @@ export class PalmSearchPool {
         headBytes: layout.headBytes,
         tailBytes: layout.tailBytes,
         leadBytes: layout.leadBytes,
+        slices: layout.slices,
         probe: layout.probes[1],
+        table: layout.tables[1],
         scores: layout.scores[1],
         histograms: layout.histograms[1],
         histogramBytes: layout.histogramBytes,
+        scratchOffset: layout.scratchOffset,
         pairs: layout.pairs[1],
         counts: layout.counts[1],
         block: CASCADE_BLOCK_ENTRIES,

@@ -4,7 +4,7 @@ import { Buffer } from 'node:buffer';
 import { compileCoarseScan } from '../scripts/build-wasm';
 import type { ProbeTemplates } from './protect';
 import { createRng, type Rng } from './random';
-import { PalmGallery } from './search';
+import { CASCADE_BLOCK_ENTRIES, PalmGallery, symbolMismatches, type CoarseSurvivors } from './search';
 import {
   COARSE_WORDS,
   probeOf as fixtureProbe,
@@ -100,6 +100,59 @@ describe('WebAssembly coarse scan', () => {
         expect(wasm.search(probe, { candidates })).toEqual(js.search(probe, { candidates }));
       }
     }
+  });
+
+  it("gives every entry's JS lead distance in the bit-sliced lead pass, through growth, removals and re-adds", () => {
+    const rng = createRng(14);
+    // Past one block (the cascade runs), from a capacity of 16 (the slices are copied on growth); the last
+    // group of 128 slots is partly filled.
+    const size = 2 * CASCADE_BLOCK_ENTRIES + 300;
+    const { js, wasm } = twinGalleries(rng, size);
+    const ids = Array.from({ length: size }, (_, i) => `id-${i}`);
+    const leads = (probe: ProbeTemplates) => {
+      const words = js.wordsView();
+      return Uint16Array.from({ length: js.size }, (_, slot) => {
+        let best = Infinity;
+        for (let a = 0; a < probe.coarseAlignments; a++) {
+          const d = symbolMismatches(
+            words,
+            slot * WORDS,
+            probe.coarse,
+            a * COARSE_WORDS,
+            COARSE_WORDS / 4,
+            2,
+          );
+          best = Math.min(best, d);
+        }
+        return best;
+      });
+    };
+    const check = () => {
+      for (const alignments of [1, 2, 15]) {
+        const probe = probeOf(rng, alignments, 3, js.wordsView().slice(WORDS * 5, WORDS * 6));
+        // The kernel's stage 1 leaves every slot's lead distance in its score area.
+        wasm.stage1(probe, 64);
+        expect(wasm.kernel!.scores(0, wasm.size)).toEqual(leads(probe));
+        const survivors = (s: CoarseSurvivors) => [s.slots.slice(0, s.count), s.distances.slice(0, s.count)];
+        expect(survivors(wasm.stage1(probe, 64))).toEqual(survivors(js.stage1(probe, 64)));
+        expect(wasm.search(probe)).toEqual(js.search(probe));
+      }
+    };
+    check();
+    // Removals move the last entry into the freed slot (its slices with it) and clear the last slot.
+    for (let k = 0; k < 500; k++) {
+      const [id] = ids.splice(rng.nextU32() % ids.length, 1);
+      expect(wasm.remove(id!)).toBe(js.remove(id!));
+    }
+    const last = ids.find((id) => js.slotOf(id) === js.size - 1)!;
+    expect(wasm.remove(last)).toBe(js.remove(last));
+    ids.splice(ids.indexOf(last), 1);
+    for (let k = 0; k < 200; k++) {
+      const words = randomWords(rng, WORDS);
+      js.addWords(`re-${k}`, words);
+      wasm.addWords(`re-${k}`, words);
+    }
+    check();
   });
 
   it('searches as PalmGallery does, the shortlist ties included', () => {

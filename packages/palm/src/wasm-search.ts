@@ -2,9 +2,9 @@
  * Stage 1 of the 1:N search in WebAssembly SIMD (src/wasm/coarse-scan.wat): the cascade of search.ts's
  * `cascadeBlock`, with the same distances and survivors as the JS code. The coarse prefixes live apart from
  * the full templates, in a shared WebAssembly memory, in bit planes (see the .wat), as two arrays: the heads
- * (the first half of every prefix, which the first two passes read; the lead is the head's first half) and
- * the tails. Workers
- * (parallel-search.ts, Node only) run blocks of the same memory.
+ * (the first half of every prefix; the lead is the head's first half) and the tails; a lead of one chunk (the
+ * engine's) is held a third time, bit-sliced across groups of 128 entries (64 bytes per entry), for the pass
+ * over every lead. Workers (parallel-search.ts, Node only) run blocks of the same memory.
  * No Node API here: the module runs wherever WebAssembly SIMD and shared memory do.
  */
 import type { ProbeTemplates } from './protect';
@@ -54,10 +54,13 @@ type CascadeFunction = (
   headBytes: number,
   tailBytes: number,
   leadBytes: number,
+  slices: number,
   probe: number,
+  table: number,
   alignments: number,
   scores: number,
   histogram: number,
+  scratch: number,
   out: number,
   from: number,
   to: number,
@@ -69,6 +72,16 @@ const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 /** Template words in one chunk of the kernel's layout (128 two-bit symbols, 32 bytes). */
 const CHUNK_WORDS = 8;
+/**
+ * The lead pass over a lead of one chunk runs bit-sliced over groups of this many slots (see `leadsSliced` in
+ * the .wat): per group, per lead symbol and per symbol value, 16 bytes with a bit per slot.
+ */
+const SLICE_GROUP = 128;
+const SLICE_GROUP_BYTES = SLICE_GROUP * 64;
+/** Bytes per probe alignment of the bit-sliced lead pass's table (an i32 offset per lead symbol). */
+const SLICE_TABLE_BYTES = 512;
+/** Bytes per block the bit-sliced lead pass works in, after the block's histogram. */
+const SLICE_SCRATCH_BYTES = 320;
 const PAGE = 65536;
 /** One probe's coarse alignments; two probe areas: the main thread's and the workers'. */
 const PROBE_BYTES = PAGE;
@@ -163,13 +176,24 @@ export interface KernelLayout {
   tailBytes: number;
   /** The lead: the first bytes of each head. */
   leadBytes: number;
+  /**
+   * The leads again, bit-sliced (`SLICE_GROUP_BYTES` per group of `SLICE_GROUP` slots), if the lead is one
+   * chunk, else 0.
+   */
+  slices: number;
   /** Per area ([main thread, workers]): the probe's alignments. */
   probes: [number, number];
-  /** Per area: head distances (u16 per slot). */
+  /** Per area: the probe's table for the bit-sliced lead pass (`SLICE_TABLE_BYTES` per alignment). */
+  tables: [number, number];
+  /** Per area: a u16 per slot (the lead distances of the cascade's first pass, or the whole of `scan`). */
   scores: [number, number];
-  /** Per area: a histogram per block (`histogramBytes` each). */
+  /**
+   * Per area: a histogram per block (`histogramBytes` each), followed, from `scratchOffset` on, by the block's
+   * scratch for the bit-sliced lead pass.
+   */
   histograms: [number, number];
   histogramBytes: number;
+  scratchOffset: number;
   /** Per area: survivors as (slot, distance) u32 pairs, a block's from 8 bytes × its first slot on. */
   pairs: [number, number];
   /** Per area: survivors per block (u32), written by the workers. */
@@ -199,12 +223,13 @@ export class CoarseScanKernel {
   private cascadeFn: CascadeFunction;
   private fineFn: FineFunction;
   private words: Int32Array;
+  private bytes: Uint8Array;
 
   /** Words of a full template, if stage 2 can run in the kernel (whole chunks), else 0. */
   readonly fineWords: number;
 
   constructor(capacity: number, coarseWords: number, words = 0) {
-    this.capacity = Math.max(16, capacity);
+    this.capacity = slotsFor(capacity);
     this.coarseWords = coarseWords;
     this.fineWords = words > 0 && words % CHUNK_WORDS === 0 ? words : 0;
     this.headWords = cascadeHeadWords(coarseWords);
@@ -222,8 +247,10 @@ export class CoarseScanKernel {
       (coarseWords - this.headWords) * 4,
       this.leadWords * 4,
       this.fineWords * 4,
+      this.maxAlignments,
     ));
     this.words = new Int32Array(this.memory.buffer);
+    this.bytes = new Uint8Array(this.memory.buffer);
   }
 
   private static create(
@@ -232,11 +259,15 @@ export class CoarseScanKernel {
     tailBytes: number,
     leadBytes: number,
     fineBytes: number,
+    maxAlignments: number,
   ) {
     if (!wasm) throw new Error('WebAssembly is not available');
     const align = (bytes: number) => Math.ceil(bytes / 64) * 64;
     const blocks = Math.ceil(capacity / CASCADE_BLOCK_ENTRIES);
-    const histogramBytes = align((headBytes * 4 + 1) * 4);
+    const sliced = leadBytes === CHUNK_WORDS * 4;
+    const scratchOffset = align((headBytes * 4 + 1) * 4);
+    const histogramBytes = scratchOffset + (sliced ? SLICE_SCRATCH_BYTES : 0);
+    const tableBytes = sliced ? align(maxAlignments * SLICE_TABLE_BYTES) : 0;
     const area = {
       scores: align(capacity * 2),
       histograms: blocks * histogramBytes,
@@ -245,16 +276,19 @@ export class CoarseScanKernel {
     };
     const areaBytes = area.scores + area.histograms + area.pairs + area.counts;
     const fineRegion = FINE_PROBE_BYTES + align(FINE_BATCH * fineBytes) + FINE_BATCH * 4;
-    const base = (k: 0 | 1) => 2 * PROBE_BYTES + fineRegion + k * areaBytes;
+    const base = (k: 0 | 1) => 2 * PROBE_BYTES + fineRegion + 2 * tableBytes + k * areaBytes;
     const at = (offset: number): [number, number] => [base(0) + offset, base(1) + offset];
     const layout: KernelLayout = {
       headBytes,
       tailBytes,
       leadBytes,
+      slices: 0,
       probes: [0, PROBE_BYTES],
+      tables: [2 * PROBE_BYTES + fineRegion, 2 * PROBE_BYTES + fineRegion + tableBytes],
       scores: at(0),
       histograms: at(area.scores),
       histogramBytes,
+      scratchOffset,
       pairs: at(area.scores + area.histograms),
       counts: at(area.scores + area.histograms + area.pairs),
       fineProbe: 2 * PROBE_BYTES,
@@ -264,7 +298,12 @@ export class CoarseScanKernel {
       heads: base(1) + areaBytes,
       tails: base(1) + areaBytes + capacity * headBytes,
     };
-    const pages = Math.ceil((layout.tails + capacity * tailBytes) / PAGE);
+    let end = layout.tails + capacity * tailBytes;
+    if (sliced) {
+      layout.slices = align(end);
+      end = layout.slices + (capacity / SLICE_GROUP) * SLICE_GROUP_BYTES;
+    }
+    const pages = Math.ceil(end / PAGE);
     if (pages > MAX_PAGES) throw new RangeError('gallery too large for the kernel memory');
     const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
     const instance = new wasm.Instance(coarseScanModule(), { env: { memory } });
@@ -280,24 +319,39 @@ export class CoarseScanKernel {
   /** Makes room for `entries` entries, keeping the first `size`. */
   reserve(entries: number, size: number): void {
     if (entries <= this.capacity) return;
-    const capacity = Math.max(entries, this.capacity * 2);
+    const capacity = slotsFor(Math.max(entries, this.capacity * 2));
     const { headBytes, tailBytes, leadBytes } = this.layout;
-    const next = CoarseScanKernel.create(capacity, headBytes, tailBytes, leadBytes, this.layout.fineBytes);
+    const next = CoarseScanKernel.create(
+      capacity,
+      headBytes,
+      tailBytes,
+      leadBytes,
+      this.layout.fineBytes,
+      this.maxAlignments,
+    );
     const bytes = new Uint8Array(next.memory.buffer);
     const old = this.memory.buffer;
     bytes.set(new Uint8Array(old, this.layout.heads, size * headBytes), next.layout.heads);
     bytes.set(new Uint8Array(old, this.layout.tails, size * tailBytes), next.layout.tails);
+    if (this.layout.slices) {
+      const groups = Math.ceil(size / SLICE_GROUP);
+      bytes.set(new Uint8Array(old, this.layout.slices, groups * SLICE_GROUP_BYTES), next.layout.slices);
+    }
     this.memory = next.memory;
     this.layout = next.layout;
     this.scanFn = next.scan;
     this.cascadeFn = next.cascade;
     this.fineFn = next.fine;
     this.words = new Int32Array(this.memory.buffer);
+    this.bytes = new Uint8Array(this.memory.buffer);
     this.capacity = capacity;
     this.generation++;
   }
 
-  /** Stores an entry's coarse prefix (the first `coarseWords` of its words) at a slot. */
+  /**
+   * Stores an entry's coarse prefix (the first `coarseWords` of its words) at a slot past the gallery's size
+   * (whose bit-sliced lead is clear: `move` and `clear` clear the slots they free).
+   */
   set(slot: number, words: Uint32Array, offset = 0): void {
     const { heads, tails, headBytes, tailBytes } = this.layout;
     toBitPlanes(words, offset, this.headWords, this.words, (heads + slot * headBytes) / 4);
@@ -308,6 +362,36 @@ export class CoarseScanKernel {
       this.words,
       (tails + slot * tailBytes) / 4,
     );
+    this.sliceHead(slot);
+  }
+
+  /** The byte of the slot's group in slice 0 that holds its bit, and the bit. */
+  private sliceBit(slot: number): [number, number] {
+    const group = this.layout.slices + Math.floor(slot / SLICE_GROUP) * SLICE_GROUP_BYTES;
+    return [group + ((slot % SLICE_GROUP) >> 3), 1 << (slot & 7)];
+  }
+
+  /**
+   * Sets the slot's bits in the bit-sliced leads from its head, its bits being clear: the lead's symbol j of
+   * value v sets bit (slot % 128) of slice (j, v) of its group.
+   */
+  private sliceHead(slot: number): void {
+    if (!this.layout.slices) return;
+    const [at, bit] = this.sliceBit(slot);
+    // The lead's planes: P in its first four words, Q in the next four.
+    const lead = (this.layout.heads + slot * this.layout.headBytes) / 4;
+    for (let j = 0; j < 128; j++) {
+      const p = (this.words[lead + (j >> 5)]! >>> (j & 31)) & 1;
+      const q = (this.words[lead + 4 + (j >> 5)]! >>> (j & 31)) & 1;
+      this.bytes[at + j * 64 + (p | (q << 1)) * 16]! |= bit;
+    }
+  }
+
+  /** Clears the slot's bits in the bit-sliced leads. */
+  private unslice(slot: number): void {
+    if (!this.layout.slices) return;
+    const [first, bit] = this.sliceBit(slot);
+    for (let at = first; at < first + SLICE_GROUP_BYTES; at += 16) this.bytes[at]! &= ~bit;
   }
 
   /** Copies the entry at slot `from` to slot `to`, and clears `from`. */
@@ -318,6 +402,9 @@ export class CoarseScanKernel {
       this.words.copyWithin(base + to * w, base + from * w, base + (from + 1) * w);
       this.words.fill(0, base + from * w, base + (from + 1) * w);
     }
+    this.unslice(from);
+    this.unslice(to);
+    this.sliceHead(to);
   }
 
   clear(slot: number): void {
@@ -325,6 +412,7 @@ export class CoarseScanKernel {
       const w = bytes / 4;
       this.words.fill(0, region / 4 + slot * w, region / 4 + (slot + 1) * w);
     }
+    this.unslice(slot);
   }
 
   private regions(): [number, number][] {
@@ -335,18 +423,24 @@ export class CoarseScanKernel {
     ];
   }
 
-  /** Writes the probe's coarse alignments into a probe area (0: this thread, 1: workers); returns their count. */
+  /**
+   * Writes the probe's coarse alignments into a probe area (0: this thread, 1: workers), and their table for
+   * the bit-sliced lead pass; returns their count.
+   */
   writeProbe(area: 0 | 1, probe: ProbeTemplates): number {
     if (probe.coarseAlignments > this.maxAlignments) throw new RangeError('too many coarse alignments');
     const base = this.layout.probes[area] / 4;
+    const table = this.layout.tables[area] / 4;
     for (let a = 0; a < probe.coarseAlignments; a++) {
-      toBitPlanes(
-        probe.coarse,
-        a * this.coarseWords,
-        this.coarseWords,
-        this.words,
-        base + a * this.coarseWords,
-      );
+      const at = base + a * this.coarseWords;
+      toBitPlanes(probe.coarse, a * this.coarseWords, this.coarseWords, this.words, at);
+      if (!this.layout.slices) continue;
+      // Symbol j's slice of the alignment's symbol value at j (P bit + 2 × Q bit).
+      for (let j = 0; j < 128; j++) {
+        const p = (this.words[at + (j >> 5)]! >>> (j & 31)) & 1;
+        const q = (this.words[at + 4 + (j >> 5)]! >>> (j & 31)) & 1;
+        this.words[table + a * 128 + j] = j * 64 + (p | (q << 1)) * 16;
+      }
     }
     return probe.coarseAlignments;
   }
@@ -376,24 +470,31 @@ export class CoarseScanKernel {
       headBytes,
       tailBytes,
       leadBytes,
+      slices,
       probes,
+      tables,
       scores,
       histograms,
       histogramBytes,
+      scratchOffset,
       pairs,
     } = this.layout;
     const from = block * CASCADE_BLOCK_ENTRIES;
     const to = Math.min(size, from + CASCADE_BLOCK_ENTRIES);
+    const histogram = histograms[area] + block * histogramBytes;
     return this.cascadeFn(
       heads,
       tails,
       headBytes,
       tailBytes,
       leadBytes,
+      slices,
       probes[area],
+      tables[area],
       alignments,
       scores[area],
-      histograms[area] + block * histogramBytes,
+      histogram,
+      histogram + scratchOffset,
       pairs[area] + from * 8,
       from,
       to,
@@ -454,6 +555,11 @@ export class CoarseScanKernel {
   counts(area: 0 | 1, size: number): Int32Array {
     return new Int32Array(this.memory.buffer, this.layout.counts[area], blocksOf(size));
   }
+}
+
+/** Slots the kernel memory holds for a capacity: whole groups of the bit-sliced leads, at least 16. */
+function slotsFor(capacity: number): number {
+  return Math.ceil(Math.max(16, capacity) / SLICE_GROUP) * SLICE_GROUP;
 }
 
 /** Blocks of the cascade over `size` entries. */

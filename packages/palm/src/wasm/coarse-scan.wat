@@ -9,9 +9,10 @@
 ;;   P = (w0 & 0x55555555) | ((w1 & 0x55555555) << 1),  Q = ((w0 >>> 1) & 0x55555555) | (w1 & 0xaaaaaaaa)
 ;; so every bit position of (P, Q) is one symbol, and a symbol differs iff its bit differs in P or in Q:
 ;;   mismatches = popcount((Pa ^ Pb) | (Qa ^ Qb)), exactly the count of the word-wise JS code.
-;; The entries' heads (the first $hb bytes of their chunks) and tails (the other $tb bytes) are two arrays,
-;; so the first two passes read only the heads; the lead is the first $lb bytes of the head. A probe
-;; alignment is its $hb + $tb bytes, back to back.
+;; The entries' heads (the first $hb bytes of their chunks) and tails (the other $tb bytes) are two arrays;
+;; the lead is the first $lb bytes of the head. A lead of one chunk (the engine's) is held a second time,
+;; bit-sliced across groups of 128 entries ($slices, see $leadsSliced), which the first pass reads instead
+;; of the heads. A probe alignment is its $hb + $tb bytes, back to back.
 ;; Per alignment and chunk, one vector XOR/OR gives the differing symbols, and their count is two scalar
 ;; i64.popcnt (one instruction each on x64) of its halves. Measured on this machine's x64 and Node 20's V8,
 ;; that beat i8x16.popcnt with widening horizontal sums by about a third (V8 builds i8x16.popcnt from nibble
@@ -207,6 +208,224 @@
     (local.set $d (i32.add (local.get $hist) (i32.shl (local.get $best) (i32.const 2))))
     (i32.store (local.get $d) (i32.add (i32.load (local.get $d)) (i32.const 1))))
 
+  ;; The lead distances of entries [from, to) ($from a multiple of 128) for a lead of one chunk, into out[i]
+  ;; (u16), each also counted in hist: the integers $leads computes, bit-sliced, 128 entries at a time.
+  ;; $slices holds per group of 128 slots 8,192 bytes (from $slices + 64 × the group's first slot): per lead
+  ;; symbol j 64 bytes, per symbol value v = P bit + 2 × Q bit 16 bytes: the bits (slot % 128) of the group's
+  ;; entries whose symbol j is v. $table holds per alignment 128 i32 offsets j × 64 + 16 × the alignment's
+  ;; value at j: its 128 loads are the entries' matches with the alignment, which a carry-save adder tree
+  ;; (Harley-Seal) counts in bit planes (ones, twos, fours, eights per 16 symbols; the eight sixteens summed
+  ;; after). The most matches over the alignments are kept in bit planes too (a comparison from the top bit
+  ;; down, then a bitselect), turned into distances (128 − matches) at the end of the group. $scratch: 272
+  ;; bytes (the most matches, the sixteens, and a slot the tree stores into every four symbols: without that
+  ;; store V8 loads all 16 symbols first and spills).
+  ;;
+  ;; About 8 x64 instructions per symbol, alignment and group of 128 entries (5 of them the adder), against
+  ;; two lane transfers and two popcounts per entry and alignment in $leads. At 10^6 entries and 15
+  ;; alignments on one thread: 10.4 ms against 15.8 (majorities as (a & b) | (u & c): 13 ms; without the
+  ;; stores: 11.7; a store every two symbols: 13.1; every eight: 10.4; the group copied to a fixed place so
+  ;; that $table holds addresses: 13.3).
+  (func $leadsSliced (param $slices i32) (param $table i32) (param $alignments i32) (param $out i32)
+    (param $hist i32) (param $from i32) (param $to i32) (param $scratch i32)
+    (local $g i32) (local $o i32) (local $oend i32) (local $tend i32) (local $i i32) (local $k i32)
+    (local $e i32) (local $last i32) (local $h i32) (local $sp i32)
+    (local $u v128) (local $x0 v128) (local $x1 v128) (local $ta v128) (local $tb v128) (local $fa v128)
+    (local $fb v128) (local $ea v128) (local $eb v128) (local $ones v128) (local $twos v128) (local $fours v128)
+    (local $eights v128) (local $v4 v128) (local $v5 v128) (local $v6 v128) (local $v7 v128) (local $m v128)
+    (local $gt v128) (local $eq v128) (local $acc v128) (local $idx v128) (local $bits v128)
+    (local.set $tend (i32.add (local.get $table) (i32.mul (local.get $alignments) (i32.const 512))))
+    (local.set $i (local.get $from))
+    (loop $group
+      (local.set $g (i32.add (local.get $slices) (i32.shl (local.get $i) (i32.const 6))))
+      (memory.fill (local.get $scratch) (i32.const 0) (i32.const 128))
+      (local.set $o (local.get $table))
+      (loop $alignment
+        (local.set $ones (v128.const i64x2 0 0))
+        (local.set $twos (v128.const i64x2 0 0))
+        (local.set $fours (v128.const i64x2 0 0))
+        (local.set $eights (v128.const i64x2 0 0))
+        (local.set $oend (i32.add (local.get $o) (i32.const 512)))
+        (local.set $sp (i32.add (local.get $scratch) (i32.const 128)))
+        ;; 16 symbols: CSA(high, low) of (a, b, c): u = a ^ b, low = u ^ c, high = bitselect(c, a, u).
+        (loop $sixteen
+          (local.set $x0 (v128.load (i32.add (local.get $g) (i32.load offset=0 (local.get $o)))))
+          (local.set $x1 (v128.load (i32.add (local.get $g) (i32.load offset=4 (local.get $o)))))
+          (local.set $u (v128.xor (local.get $ones) (local.get $x0)))
+          (local.set $ta (v128.bitselect (local.get $x1) (local.get $ones) (local.get $u)))
+          (local.set $ones (v128.xor (local.get $u) (local.get $x1)))
+          (local.set $x0 (v128.load (i32.add (local.get $g) (i32.load offset=8 (local.get $o)))))
+          (local.set $x1 (v128.load (i32.add (local.get $g) (i32.load offset=12 (local.get $o)))))
+          (local.set $u (v128.xor (local.get $ones) (local.get $x0)))
+          (local.set $tb (v128.bitselect (local.get $x1) (local.get $ones) (local.get $u)))
+          (local.set $ones (v128.xor (local.get $u) (local.get $x1)))
+          (local.set $u (v128.xor (local.get $twos) (local.get $ta)))
+          (local.set $fa (v128.bitselect (local.get $tb) (local.get $twos) (local.get $u)))
+          (local.set $twos (v128.xor (local.get $u) (local.get $tb)))
+          (v128.store offset=256 (local.get $scratch) (local.get $twos))
+          (local.set $x0 (v128.load (i32.add (local.get $g) (i32.load offset=16 (local.get $o)))))
+          (local.set $x1 (v128.load (i32.add (local.get $g) (i32.load offset=20 (local.get $o)))))
+          (local.set $u (v128.xor (local.get $ones) (local.get $x0)))
+          (local.set $ta (v128.bitselect (local.get $x1) (local.get $ones) (local.get $u)))
+          (local.set $ones (v128.xor (local.get $u) (local.get $x1)))
+          (local.set $x0 (v128.load (i32.add (local.get $g) (i32.load offset=24 (local.get $o)))))
+          (local.set $x1 (v128.load (i32.add (local.get $g) (i32.load offset=28 (local.get $o)))))
+          (local.set $u (v128.xor (local.get $ones) (local.get $x0)))
+          (local.set $tb (v128.bitselect (local.get $x1) (local.get $ones) (local.get $u)))
+          (local.set $ones (v128.xor (local.get $u) (local.get $x1)))
+          (local.set $u (v128.xor (local.get $twos) (local.get $ta)))
+          (local.set $fb (v128.bitselect (local.get $tb) (local.get $twos) (local.get $u)))
+          (local.set $twos (v128.xor (local.get $u) (local.get $tb)))
+          (v128.store offset=256 (local.get $scratch) (local.get $twos))
+          (local.set $u (v128.xor (local.get $fours) (local.get $fa)))
+          (local.set $ea (v128.bitselect (local.get $fb) (local.get $fours) (local.get $u)))
+          (local.set $fours (v128.xor (local.get $u) (local.get $fb)))
+          (local.set $x0 (v128.load (i32.add (local.get $g) (i32.load offset=32 (local.get $o)))))
+          (local.set $x1 (v128.load (i32.add (local.get $g) (i32.load offset=36 (local.get $o)))))
+          (local.set $u (v128.xor (local.get $ones) (local.get $x0)))
+          (local.set $ta (v128.bitselect (local.get $x1) (local.get $ones) (local.get $u)))
+          (local.set $ones (v128.xor (local.get $u) (local.get $x1)))
+          (local.set $x0 (v128.load (i32.add (local.get $g) (i32.load offset=40 (local.get $o)))))
+          (local.set $x1 (v128.load (i32.add (local.get $g) (i32.load offset=44 (local.get $o)))))
+          (local.set $u (v128.xor (local.get $ones) (local.get $x0)))
+          (local.set $tb (v128.bitselect (local.get $x1) (local.get $ones) (local.get $u)))
+          (local.set $ones (v128.xor (local.get $u) (local.get $x1)))
+          (local.set $u (v128.xor (local.get $twos) (local.get $ta)))
+          (local.set $fa (v128.bitselect (local.get $tb) (local.get $twos) (local.get $u)))
+          (local.set $twos (v128.xor (local.get $u) (local.get $tb)))
+          (v128.store offset=256 (local.get $scratch) (local.get $twos))
+          (local.set $x0 (v128.load (i32.add (local.get $g) (i32.load offset=48 (local.get $o)))))
+          (local.set $x1 (v128.load (i32.add (local.get $g) (i32.load offset=52 (local.get $o)))))
+          (local.set $u (v128.xor (local.get $ones) (local.get $x0)))
+          (local.set $ta (v128.bitselect (local.get $x1) (local.get $ones) (local.get $u)))
+          (local.set $ones (v128.xor (local.get $u) (local.get $x1)))
+          (local.set $x0 (v128.load (i32.add (local.get $g) (i32.load offset=56 (local.get $o)))))
+          (local.set $x1 (v128.load (i32.add (local.get $g) (i32.load offset=60 (local.get $o)))))
+          (local.set $u (v128.xor (local.get $ones) (local.get $x0)))
+          (local.set $tb (v128.bitselect (local.get $x1) (local.get $ones) (local.get $u)))
+          (local.set $ones (v128.xor (local.get $u) (local.get $x1)))
+          (local.set $u (v128.xor (local.get $twos) (local.get $ta)))
+          (local.set $fb (v128.bitselect (local.get $tb) (local.get $twos) (local.get $u)))
+          (local.set $twos (v128.xor (local.get $u) (local.get $tb)))
+          (v128.store offset=256 (local.get $scratch) (local.get $twos))
+          (local.set $u (v128.xor (local.get $fours) (local.get $fa)))
+          (local.set $eb (v128.bitselect (local.get $fb) (local.get $fours) (local.get $u)))
+          (local.set $fours (v128.xor (local.get $u) (local.get $fb)))
+          (local.set $u (v128.xor (local.get $eights) (local.get $ea)))
+          (local.set $x0 (v128.bitselect (local.get $eb) (local.get $eights) (local.get $u)))
+          (local.set $eights (v128.xor (local.get $u) (local.get $eb)))
+          (v128.store (local.get $sp) (local.get $x0))
+          (local.set $sp (i32.add (local.get $sp) (i32.const 16)))
+          (local.set $o (i32.add (local.get $o) (i32.const 64)))
+          (br_if $sixteen (i32.lt_u (local.get $o) (local.get $oend))))
+        ;; The eight sixteens s0..s7 (at scratch + 128) into the planes of 16, 32, 64 and 128 ($v4 .. $v7).
+        (local.set $x1 (v128.load offset=128 (local.get $scratch)))
+        (local.set $u (v128.xor (local.get $x1) (v128.load offset=144 (local.get $scratch))))
+        (local.set $ta (v128.bitselect (v128.load offset=160 (local.get $scratch)) (local.get $x1) (local.get $u)))
+        (local.set $x0 (v128.xor (local.get $u) (v128.load offset=160 (local.get $scratch))))
+        (local.set $u (v128.xor (local.get $x0) (v128.load offset=176 (local.get $scratch))))
+        (local.set $tb (v128.bitselect (v128.load offset=192 (local.get $scratch)) (local.get $x0)
+          (local.get $u)))
+        (local.set $x0 (v128.xor (local.get $u) (v128.load offset=192 (local.get $scratch))))
+        (local.set $u (v128.xor (local.get $x0) (v128.load offset=208 (local.get $scratch))))
+        (local.set $fa (v128.bitselect (v128.load offset=224 (local.get $scratch)) (local.get $x0)
+          (local.get $u)))
+        (local.set $x0 (v128.xor (local.get $u) (v128.load offset=224 (local.get $scratch))))
+        (local.set $x1 (v128.load offset=240 (local.get $scratch)))
+        (local.set $v4 (v128.xor (local.get $x0) (local.get $x1)))
+        (local.set $fb (v128.and (local.get $x0) (local.get $x1)))
+        (local.set $u (v128.xor (local.get $ta) (local.get $tb)))
+        (local.set $ea (v128.bitselect (local.get $fa) (local.get $ta) (local.get $u)))
+        (local.set $x0 (v128.xor (local.get $u) (local.get $fa)))
+        (local.set $v5 (v128.xor (local.get $x0) (local.get $fb)))
+        (local.set $eb (v128.and (local.get $x0) (local.get $fb)))
+        (local.set $v6 (v128.xor (local.get $ea) (local.get $eb)))
+        (local.set $v7 (v128.and (local.get $ea) (local.get $eb)))
+        ;; $gt: the lanes where these matches exceed the most so far (planes at scratch + 16 × bit), compared
+        ;; from the top bit down ($eq: equal so far); those lanes take these matches.
+        (local.set $m (v128.load offset=112 (local.get $scratch)))
+        (local.set $gt (v128.andnot (local.get $v7) (local.get $m)))
+        (local.set $eq (v128.not (v128.xor (local.get $v7) (local.get $m))))
+        (local.set $m (v128.load offset=96 (local.get $scratch)))
+        (local.set $gt (v128.or (local.get $gt)
+          (v128.and (local.get $eq) (v128.andnot (local.get $v6) (local.get $m)))))
+        (local.set $eq (v128.andnot (local.get $eq) (v128.xor (local.get $v6) (local.get $m))))
+        (local.set $m (v128.load offset=80 (local.get $scratch)))
+        (local.set $gt (v128.or (local.get $gt)
+          (v128.and (local.get $eq) (v128.andnot (local.get $v5) (local.get $m)))))
+        (local.set $eq (v128.andnot (local.get $eq) (v128.xor (local.get $v5) (local.get $m))))
+        (local.set $m (v128.load offset=64 (local.get $scratch)))
+        (local.set $gt (v128.or (local.get $gt)
+          (v128.and (local.get $eq) (v128.andnot (local.get $v4) (local.get $m)))))
+        (local.set $eq (v128.andnot (local.get $eq) (v128.xor (local.get $v4) (local.get $m))))
+        (local.set $m (v128.load offset=48 (local.get $scratch)))
+        (local.set $gt (v128.or (local.get $gt)
+          (v128.and (local.get $eq) (v128.andnot (local.get $eights) (local.get $m)))))
+        (local.set $eq (v128.andnot (local.get $eq) (v128.xor (local.get $eights) (local.get $m))))
+        (local.set $m (v128.load offset=32 (local.get $scratch)))
+        (local.set $gt (v128.or (local.get $gt)
+          (v128.and (local.get $eq) (v128.andnot (local.get $fours) (local.get $m)))))
+        (local.set $eq (v128.andnot (local.get $eq) (v128.xor (local.get $fours) (local.get $m))))
+        (local.set $m (v128.load offset=16 (local.get $scratch)))
+        (local.set $gt (v128.or (local.get $gt)
+          (v128.and (local.get $eq) (v128.andnot (local.get $twos) (local.get $m)))))
+        (local.set $eq (v128.andnot (local.get $eq) (v128.xor (local.get $twos) (local.get $m))))
+        (local.set $m (v128.load offset=0 (local.get $scratch)))
+        (local.set $gt (v128.or (local.get $gt)
+          (v128.and (local.get $eq) (v128.andnot (local.get $ones) (local.get $m)))))
+        (v128.store offset=0 (local.get $scratch)
+          (v128.bitselect (local.get $ones) (v128.load offset=0 (local.get $scratch)) (local.get $gt)))
+        (v128.store offset=16 (local.get $scratch)
+          (v128.bitselect (local.get $twos) (v128.load offset=16 (local.get $scratch)) (local.get $gt)))
+        (v128.store offset=32 (local.get $scratch)
+          (v128.bitselect (local.get $fours) (v128.load offset=32 (local.get $scratch)) (local.get $gt)))
+        (v128.store offset=48 (local.get $scratch)
+          (v128.bitselect (local.get $eights) (v128.load offset=48 (local.get $scratch)) (local.get $gt)))
+        (v128.store offset=64 (local.get $scratch)
+          (v128.bitselect (local.get $v4) (v128.load offset=64 (local.get $scratch)) (local.get $gt)))
+        (v128.store offset=80 (local.get $scratch)
+          (v128.bitselect (local.get $v5) (v128.load offset=80 (local.get $scratch)) (local.get $gt)))
+        (v128.store offset=96 (local.get $scratch)
+          (v128.bitselect (local.get $v6) (v128.load offset=96 (local.get $scratch)) (local.get $gt)))
+        (v128.store offset=112 (local.get $scratch)
+          (v128.bitselect (local.get $v7) (v128.load offset=112 (local.get $scratch)) (local.get $gt)))
+        (br_if $alignment (i32.lt_u (local.get $o) (local.get $tend))))
+      ;; To distances, 16 entries at a time: for each plane from the top, its two bytes for them spread over
+      ;; 16 lanes ($idx), each lane's bit tested ($bits), shifted into $acc.
+      (local.set $bits (v128.const i8x16 1 2 4 8 16 32 64 128 1 2 4 8 16 32 64 128))
+      (local.set $k (i32.const 0))
+      (loop $lanes
+        (local.set $idx (i8x16.add (v128.const i8x16 0 0 0 0 0 0 0 0 1 1 1 1 1 1 1 1)
+          (i8x16.splat (i32.shl (local.get $k) (i32.const 1)))))
+        (local.set $acc (v128.const i64x2 0 0))
+        (local.set $h (i32.const 112))
+        (loop $plane
+          ;; acc × 2 + 1 where the bit is set (i8x16.eq gives −1).
+          (local.set $acc (i8x16.sub (i8x16.add (local.get $acc) (local.get $acc))
+            (i8x16.eq (local.get $bits) (v128.and (local.get $bits)
+              (i8x16.swizzle (v128.load (i32.add (local.get $scratch) (local.get $h))) (local.get $idx))))))
+          (local.set $h (i32.sub (local.get $h) (i32.const 16)))
+          (br_if $plane (i32.ge_s (local.get $h) (i32.const 0))))
+        (local.set $e (i32.add (local.get $out)
+          (i32.shl (i32.add (local.get $i) (i32.shl (local.get $k) (i32.const 4))) (i32.const 1))))
+        (v128.store offset=0 (local.get $e) (i16x8.sub (v128.const i16x8 128 128 128 128 128 128 128 128)
+          (i16x8.extend_low_i8x16_u (local.get $acc))))
+        (v128.store offset=16 (local.get $e) (i16x8.sub (v128.const i16x8 128 128 128 128 128 128 128 128)
+          (i16x8.extend_high_i8x16_u (local.get $acc))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br_if $lanes (i32.lt_u (local.get $k) (i32.const 8))))
+      ;; The histogram of the group's entries before $to.
+      (local.set $k (local.get $i))
+      (local.set $last (i32.add (local.get $i) (i32.const 128)))
+      (if (i32.gt_u (local.get $last) (local.get $to)) (then (local.set $last (local.get $to))))
+      (loop $count
+        (local.set $h (i32.add (local.get $hist) (i32.shl
+          (i32.load16_u (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 1)))) (i32.const 2))))
+        (i32.store (local.get $h) (i32.add (i32.load (local.get $h)) (i32.const 1)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br_if $count (i32.lt_u (local.get $k) (local.get $last))))
+      (local.set $i (i32.add (local.get $i) (i32.const 128)))
+      (br_if $group (i32.lt_u (local.get $i) (local.get $to)))))
+
   ;; Stage 2: for each of $count templates of $bytes bytes back to back at $entries, the smallest number of
   ;; differing symbols against any of $alignments probe templates back to back at $probe, into out[k] (u32).
   (func (export "fine") (param $entries i32) (param $count i32) (param $probe i32) (param $alignments i32)
@@ -301,16 +520,27 @@
   ;; The head distances of the engine's heads (64 bytes) of the $count ≥ 1 survivors in pairs of out (slot,
   ;; distance), each into its pair and counted in hist: two survivors at a time sharing the probe's loads,
   ;; their eight vectors in locals (at 10^6 entries on one thread, 4,096 survivors per block: the cascade
-  ;; took 26.1 ms so, 28.4 with the heads one at a time through $best). The lead pass has just read their
-  ;; lines: touching them a batch ahead made no difference.
+  ;; took 26.1 ms so, 28.4 with the heads one at a time through $best). The heads are touched 128 survivors
+  ;; ahead, in batches of 128: since the lead pass reads the bit-sliced leads, their lines are not in the
+  ;; cache (the heads of a block took 24 ms more without touches; batches of 32: +0.8 ms, 64 and 256: same).
   (func $heads64 (param $heads i32) (param $probe i32) (param $pb i32) (param $end i32) (param $out i32)
-    (param $count i32) (param $hist i32)
-    (local $k i32) (local $d i32) (local $at i32) (local $e i32) (local $f i32)
+    (param $count i32) (param $hist i32) (result i32)
+    (local $k i32) (local $d i32) (local $at i32) (local $e i32) (local $f i32) (local $h i32) (local $sink i32)
     (local $p i32) (local $best i32) (local $best2 i32) (local $m v128)
     (local $e0 v128) (local $e1 v128) (local $e2 v128) (local $e3 v128)
     (local $f0 v128) (local $f1 v128) (local $f2 v128) (local $f3 v128)
     (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128)
+    (local.set $sink (call $touch (local.get $out) (i32.const 0)
+      (select (i32.const 128) (local.get $count) (i32.lt_u (i32.const 128) (local.get $count)))
+      (local.get $heads) (i32.const 64)))
     (loop $survivor
+      (if (i32.eqz (i32.and (local.get $k) (i32.const 127)))
+        (then
+          (local.set $h (i32.add (local.get $k) (i32.const 256)))
+          (local.set $sink (i32.xor (local.get $sink) (call $touch (local.get $out)
+            (i32.add (local.get $k) (i32.const 128))
+            (select (local.get $h) (local.get $count) (i32.lt_u (local.get $h) (local.get $count)))
+            (local.get $heads) (i32.const 64))))))
       (local.set $at (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 3))))
       (local.set $e (i32.add (local.get $heads) (i32.shl (i32.load (local.get $at)) (i32.const 6))))
       ;; The second of the pair: the next survivor, or the first again for the last of an odd count.
@@ -371,7 +601,8 @@
         (i32.store (local.get $d) (i32.add (i32.load (local.get $d)) (i32.const 1)))
 ))
       (local.set $k (i32.add (local.get $k) (i32.const 2)))
-      (br_if $survivor (i32.lt_u (local.get $k) (local.get $count)))))
+      (br_if $survivor (i32.lt_u (local.get $k) (local.get $count))))
+    (local.get $sink))
 
   ;; The cut of a histogram holding at least $keep ≥ 1 counts: the smallest distance with at least $keep at
   ;; or below it.
@@ -399,8 +630,9 @@
         (br $bin)))
     (local.get $keep))
 
-  ;; One block [from, to) of the cascade: lead distances (the first $lb bytes of the heads) into scores[i]
-  ;; (u16) and their histogram into hist (u32 per distance, room for 4 × $hb + 1); the cut, the smallest
+  ;; One block [from, to) of the cascade: lead distances (the first $lb bytes of the heads; from $slices by
+  ;; $table for a lead of one chunk, $slices ≠ 0 and $from a multiple of 128, with $scratch's 272 bytes)
+  ;; into scores[i] (u16) and their histogram into hist (u32 per distance, room for 4 × $hb + 1); the cut, the smallest
   ;; lead distance with at least keepLead' = min(max($keepLead, $keep), to − from) leads at or below it; the
   ;; keepLead' entries with the smallest leads (those below the cut, and the first in slot order at it), in
   ;; slot order, as the first of pairs of two u32 in out; their head distances as the second; of those the
@@ -411,9 +643,10 @@
   ;; The survivors' slots are collected without branches on the scores: every slot is written at the next
   ;; free pair, which moves on only if the slot is kept (0.8 ms at 10^6 on one thread for the first cut).
   (func (export "cascade")
-    (param $heads i32) (param $tails i32) (param $hb i32) (param $tb i32) (param $lb i32) (param $probe i32)
-    (param $alignments i32) (param $scores i32) (param $hist i32) (param $out i32) (param $from i32)
-    (param $to i32) (param $keepLead i32) (param $keep i32) (result i32)
+    (param $heads i32) (param $tails i32) (param $hb i32) (param $tb i32) (param $lb i32) (param $slices i32)
+    (param $probe i32) (param $table i32) (param $alignments i32) (param $scores i32) (param $hist i32)
+    (param $scratch i32) (param $out i32) (param $from i32) (param $to i32) (param $keepLead i32)
+    (param $keep i32) (result i32)
     (local $i i32) (local $h i32) (local $cut i32) (local $n i32) (local $room i32) (local $o i32)
     (local $last i32) (local $pb i32) (local $end i32) (local $sink i32) (local $a i32)
     (if (i32.or (i32.ge_u (local.get $from) (local.get $to))
@@ -440,8 +673,12 @@
     ;; The first pass: every lead, the cut, the survivors' slots.
     (memory.fill (local.get $hist) (i32.const 0)
       (i32.shl (i32.add (i32.shl (local.get $lb) (i32.const 2)) (i32.const 1)) (i32.const 2)))
-    (call $leads (local.get $heads) (local.get $hb) (local.get $lb) (local.get $probe) (local.get $pb)
-      (local.get $end) (local.get $scores) (local.get $hist) (local.get $from) (local.get $to))
+    (if (i32.and (i32.and (i32.eq (local.get $lb) (i32.const 32)) (i32.ne (local.get $slices) (i32.const 0)))
+          (i32.eqz (i32.and (local.get $from) (i32.const 127))))
+      (then (call $leadsSliced (local.get $slices) (local.get $table) (local.get $alignments) (local.get $scores)
+        (local.get $hist) (local.get $from) (local.get $to) (local.get $scratch)))
+      (else (call $leads (local.get $heads) (local.get $hb) (local.get $lb) (local.get $probe) (local.get $pb)
+        (local.get $end) (local.get $scores) (local.get $hist) (local.get $from) (local.get $to))))
     (local.set $cut (call $cut (local.get $hist) (local.get $keepLead)))
     (local.set $room (call $room (local.get $hist) (local.get $cut) (local.get $keepLead)))
     ;; While there is room at the cut, leads at or below it are kept; then those below it, until keepLead'
@@ -472,8 +709,8 @@
     (memory.fill (local.get $hist) (i32.const 0)
       (i32.shl (i32.add (i32.shl (local.get $hb) (i32.const 2)) (i32.const 1)) (i32.const 2)))
     (if (i32.eq (local.get $hb) (i32.const 64))
-      (then (call $heads64 (local.get $heads) (local.get $probe) (local.get $pb) (local.get $end)
-        (local.get $out) (local.get $n) (local.get $hist)))
+      (then (local.set $sink (call $heads64 (local.get $heads) (local.get $probe) (local.get $pb)
+        (local.get $end) (local.get $out) (local.get $n) (local.get $hist))))
       (else (local.set $sink (call $distances (local.get $heads) (local.get $tails) (local.get $hb) (local.get $tb)
         (local.get $probe) (local.get $pb) (local.get $end) (local.get $out) (local.get $n) (local.get $hb)
         (local.get $heads) (local.get $hb) (local.get $hist)))))
