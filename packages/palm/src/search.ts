@@ -233,13 +233,14 @@ export const CASCADE_BLOCK_ENTRIES = 16_384;
  */
 export const CASCADE_KEEP_DIVISOR = 32;
 /**
- * Each block first keeps the best 1/4 of its leads (the first 128 symbols; and at least what the heads keep)
+ * Each block first keeps the best 1/8 of its leads (the first 128 symbols; and at least what the heads keep)
  * and compares the heads of those only: a lead is half a head's popcounts, so the pass over every entry
  * costs about half as much. Measured by `npm run bench:palm` on the medium setting, the cascade then adds
- * 0.04 percentage points to the shortlist's miss rate at N = 10^6 (single captures; fused scans: none),
- * against 0.02 with the heads alone; keeping 1/8 of the leads would add 0.12, 1/16 0.59.
+ * 0.12 percentage points to the shortlist's miss rate at N = 10^6 for single captures and none for fused
+ * scans (the server's), against 0.04 keeping 1/4 and 0.02 with the heads alone; 1/16 would add 0.59. Keeping
+ * 1/8 rather than 1/4 takes about 5 ms off stage 1 on one thread at 10^6 (decision 016).
  */
-export const CASCADE_LEAD_KEEP_DIVISOR = 4;
+export const CASCADE_LEAD_KEEP_DIVISOR = 8;
 
 /** Words of the coarse template's head, which the cascade's second pass compares: the first half. */
 export function cascadeHeadWords(coarseWords: number): number {
