@@ -378,13 +378,8 @@ export class CoarseScanKernel {
   private sliceHead(slot: number): void {
     if (!this.layout.slices) return;
     const [at, bit] = this.sliceBit(slot);
-    // The lead's planes: P in its first four words, Q in the next four.
     const lead = (this.layout.heads + slot * this.layout.headBytes) / 4;
-    for (let j = 0; j < 128; j++) {
-      const p = (this.words[lead + (j >> 5)]! >>> (j & 31)) & 1;
-      const q = (this.words[lead + 4 + (j >> 5)]! >>> (j & 31)) & 1;
-      this.bytes[at + j * 64 + (p | (q << 1)) * 16]! |= bit;
-    }
+    for (let j = 0; j < 128; j++) this.bytes[at + j * 64 + leadSymbol(this.words, lead, j) * 16]! |= bit;
   }
 
   /** Clears the slot's bits in the bit-sliced leads. */
@@ -435,12 +430,9 @@ export class CoarseScanKernel {
       const at = base + a * this.coarseWords;
       toBitPlanes(probe.coarse, a * this.coarseWords, this.coarseWords, this.words, at);
       if (!this.layout.slices) continue;
-      // Symbol j's slice of the alignment's symbol value at j (P bit + 2 × Q bit).
-      for (let j = 0; j < 128; j++) {
-        const p = (this.words[at + (j >> 5)]! >>> (j & 31)) & 1;
-        const q = (this.words[at + 4 + (j >> 5)]! >>> (j & 31)) & 1;
-        this.words[table + a * 128 + j] = j * 64 + (p | (q << 1)) * 16;
-      }
+      // Symbol j's slice of the alignment's symbol value at j.
+      for (let j = 0; j < 128; j++)
+        this.words[table + a * 128 + j] = j * 64 + leadSymbol(this.words, at, j) * 16;
     }
     return probe.coarseAlignments;
   }
@@ -464,38 +456,25 @@ export class CoarseScanKernel {
     size: number,
     keeps: Readonly<CascadeKeeps>,
   ): number {
-    const {
-      heads,
-      tails,
-      headBytes,
-      tailBytes,
-      leadBytes,
-      slices,
-      probes,
-      tables,
-      scores,
-      histograms,
-      histogramBytes,
-      scratchOffset,
-      pairs,
-    } = this.layout;
+    const layout = this.layout;
     const from = block * CASCADE_BLOCK_ENTRIES;
     const to = Math.min(size, from + CASCADE_BLOCK_ENTRIES);
-    const histogram = histograms[area] + block * histogramBytes;
+    const histogram = layout.histograms[area] + block * layout.histogramBytes;
+    // The arguments in the order of the kernel's `cascade` (see the .wat).
     return this.cascadeFn(
-      heads,
-      tails,
-      headBytes,
-      tailBytes,
-      leadBytes,
-      slices,
-      probes[area],
-      tables[area],
+      layout.heads,
+      layout.tails,
+      layout.headBytes,
+      layout.tailBytes,
+      layout.leadBytes,
+      layout.slices,
+      layout.probes[area],
+      layout.tables[area],
       alignments,
-      scores[area],
+      layout.scores[area],
       histogram,
-      histogram + scratchOffset,
-      pairs[area] + from * 8,
+      histogram + layout.scratchOffset,
+      layout.pairs[area] + from * 8,
       from,
       to,
       keeps.lead,
@@ -555,6 +534,16 @@ export class CoarseScanKernel {
   counts(area: 0 | 1, size: number): Int32Array {
     return new Int32Array(this.memory.buffer, this.layout.counts[area], blocksOf(size));
   }
+}
+
+/**
+ * Symbol j (P bit + 2 × Q bit) of a lead of one chunk in bit planes from word `at`: P in its first four words,
+ * Q in the next four.
+ */
+function leadSymbol(words: Int32Array, at: number, j: number): number {
+  const word = j >> 5;
+  const bit = j & 31;
+  return ((words[at + word]! >>> bit) & 1) | (((words[at + 4 + word]! >>> bit) & 1) << 1);
 }
 
 /** Slots the kernel memory holds for a capacity: whole groups of the bit-sliced leads, at least 16. */
