@@ -12,10 +12,15 @@ export class SqlSubtreeStore implements AsyncSubtreeStore {
 
   async getMany(ids: readonly NodeId[]): Promise<readonly (Uint8Array | undefined)[]> {
     if (ids.length === 0) return [];
+    // One primary-key probe per id, whatever plan the statement gets: a prepared statement's generic plan
+    // does not know how many ids there are, and a join may then read the whole table.
     const rows = await sql<{ level: number; idx: bigint; hash: Uint8Array }>`
-      SELECT n.level, n.idx, n.hash FROM tlog_nodes n
-      JOIN unnest(${ids.map((id) => id.level)}::int[], ${ids.map((id) => String(id.index))}::int8[]) AS w(level, idx)
-        ON n.level = w.level AND n.idx = w.idx`.execute(this.db);
+      SELECT w.level, w.idx, n.hash
+      FROM unnest(${ids.map((id) => id.level)}::int[], ${ids.map((id) => String(id.index))}::int8[]) AS w(level, idx)
+      CROSS JOIN LATERAL (
+        SELECT hash FROM tlog_nodes WHERE tlog_nodes.level = w.level AND tlog_nodes.idx = w.idx LIMIT 1) AS n`.execute(
+      this.db,
+    );
     const byId = new Map(rows.rows.map((row) => [`${row.level}/${row.idx}`, new Uint8Array(row.hash)]));
     return ids.map((id) => byId.get(`${id.level}/${id.index}`));
   }
