@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { PgliteStatements } from './pglite-statements';
 import type { Schema } from './schema';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -101,10 +102,11 @@ async function openPglite(dataDir: string): Promise<Database> {
     startParams: [...PGlite.defaultStartParams, '-c', 'wal_init_zero=off'],
   });
   const gate = new Gate();
+  const statements = new PgliteStatements(lite);
 
   const client = {
     async query(sql: string, params: unknown[] = []) {
-      const result = await lite.query<Record<string, unknown>>(sql, params);
+      const result = await statements.query(sql, params);
       return {
         command: commandOf(sql),
         rowCount: result.affectedRows ?? result.rows.length,
@@ -140,6 +142,8 @@ async function openPglite(dataDir: string): Promise<Database> {
             (await lite.query<Row>(sql, [...params])).rows,
         });
       } finally {
+        // The work may have changed the schema (migrations) under the prepared statements.
+        statements.forget();
         gate.release();
       }
     },
