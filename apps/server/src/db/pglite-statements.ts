@@ -61,7 +61,7 @@ export class PgliteStatements {
       protocol.serialize.execute({}),
       protocol.serialize.sync(),
     );
-    const result = await this.#lite.runExclusive(() => this.#lite.execProtocol(concat(messages)));
+    const result = await this.#lite.runExclusive(() => this.#lite.execProtocol(Buffer.concat(messages)));
     return parse.parseResults(result.messages, this.#lite.parsers)[0]!;
   }
 
@@ -79,7 +79,7 @@ export class PgliteStatements {
     const name = `hasta_${this.#nextId++}`;
     const result = await this.#lite.runExclusive(() =>
       this.#lite.execProtocol(
-        concat([
+        Buffer.concat([
           protocol.serialize.parse({ name, text: sql }),
           protocol.serialize.describe({ type: 'S', name }),
           protocol.serialize.sync(),
@@ -96,16 +96,4 @@ export class PgliteStatements {
     }
     return statement;
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const buffer = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    buffer.set(part, offset);
-    offset += part.length;
-  }
-  return buffer;
 }
