@@ -13,7 +13,7 @@ interface Prepared {
  *
  * `PGlite.query` parses, describes and plans the text every time, in six calls into the database (parse,
  * describe, bind, describe, execute, sync): a one-row lookup costs about 190 µs, against about 30 µs for
- * Bind/Describe/Execute/Sync of a prepared statement in one buffer (decision 019). The first execution of a
+ * Bind/Describe/Execute/Sync of a prepared statement in one buffer (decision 021). The first execution of a
  * text prepares it (Parse and Describe, for the parameter types that pick each value's serializer, as
  * `PGlite.query` does); later ones only bind. PostgreSQL still re-plans a prepared statement with custom plans
  * until a generic one is as good (`plan_cache_mode = auto`), as for any prepared statement.
