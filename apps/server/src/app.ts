@@ -6,6 +6,7 @@ import type { Database } from './db/database';
 import type { Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
 import { Ledger } from './ledger/ledger';
+import { PendingExpiry } from './ledger/pending-expiry';
 import { loadPalmKeys } from './palm/palm-keys';
 import { PalmService } from './palm/palm-service';
 import {
@@ -40,6 +41,8 @@ declare module 'fastify' {
     /** The one ledger of this process (it caches account ids) and its group-commit path for transfers. */
     ledger: Ledger;
     transferBatcher: TransferBatcher;
+    /** Voids pending transfers past their timeout; kinds register what else changes with them. */
+    pendingExpiry: PendingExpiry;
     /** The verifiable log of payments and consent (decision 009). */
     transparencyLog: TransparencyLog;
     /** Anchors the log's checkpoints on an EVM chain and monitors them (decision 015); null for ANCHOR=none. */
@@ -87,14 +90,25 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('env', env);
   app.decorate('database', deps.database);
   app.decorate('messenger', deps.messenger);
-  const ledger = new Ledger(deps.database.db);
+  const limits = {
+    maxBalancePaise: BigInt(env.LEDGER_MAX_BALANCE_PAISE),
+    minAmountPaise: BigInt(env.LEDGER_MIN_AMOUNT_PAISE),
+  };
+  const ledger = new Ledger(deps.database.db, limits);
   app.decorate('ledger', ledger);
   app.decorate(
     'transferBatcher',
     new TransferBatcher(deps.database.db, {
       maxInFlight: deps.database.kind === 'postgres' ? 2 : 1,
+      limits,
     }),
   );
+  const pendingExpiry = new PendingExpiry(ledger, (err, pendingId) =>
+    app.log.error({ err, pendingId }, 'voiding a pending transfer past its timeout failed'),
+  );
+  app.decorate('pendingExpiry', pendingExpiry);
+  if (env.LEDGER_EXPIRY_INTERVAL_MS > 0) pendingExpiry.start(env.LEDGER_EXPIRY_INTERVAL_MS);
+  app.addHook('onClose', () => pendingExpiry.stop());
 
   const transparencyLog = new TransparencyLog(deps.database.db, await loadLogKeys(deps.database.db, env), {
     anchoring: env.ANCHOR,

@@ -64,6 +64,12 @@ export const envSchema = z
       .enum(['true', 'false'])
       .optional()
       .transform((value) => (value === undefined ? undefined : value === 'true')),
+    // The ledger's limits (decision 007), RBI's full-KYC PPI rules by default: a wallet (a person's or a
+    // store's) holds at most ₹2,00,000, and the smallest amount is ₹0.01.
+    LEDGER_MAX_BALANCE_PAISE: z.coerce.number().int().min(1).max(100_000_000_000_000).default(20_000_000),
+    LEDGER_MIN_AMOUNT_PAISE: z.coerce.number().int().min(1).max(100_000_000_000_000).default(1),
+    /** How often pending transfers past their timeout are voided (their money released); 0: no rounds. */
+    LEDGER_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     /** Largest palm payment in paise (no OTP: the palm is the factor). Default ₹5,000. */
     PALM_MAX_PAYMENT_PAISE: z.coerce.number().int().min(1).max(20_000_000).default(500_000),
     // Anchoring the log on an EVM chain (decision 015). `none` (the default): receipts say they are not
@@ -91,6 +97,13 @@ export const envSchema = z
     ANCHOR_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   })
   .superRefine((env, ctx) => {
+    if (env.LEDGER_MIN_AMOUNT_PAISE > env.LEDGER_MAX_BALANCE_PAISE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LEDGER_MIN_AMOUNT_PAISE'],
+        message: 'must not be above LEDGER_MAX_BALANCE_PAISE',
+      });
+    }
     if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
       ctx.addIssue({
         code: 'custom',

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate';
 import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
+import { expiryId, PendingExpiry } from '../src/ledger/pending-expiry';
 import {
   checkConcurrentTransfers,
   issue as issueTo,
@@ -154,6 +155,58 @@ describe(`the ledger on ${testDatabaseKind}`, () => {
     expect(await code(ledger.resolve({ id: randomUUID(), pendingId: pending.id, action: 'void' }))).toBe(
       'ok',
     );
+  });
+
+  it('voids pending transfers past their timeout, each once, when expiry rounds race', async () => {
+    const [asha, shop] = [await newAccount(), await newAccount()];
+    await issue(asha, 1_000n);
+    const reserve = (amountPaise: bigint, timeoutMs: number) =>
+      ledger.transfer({
+        id: randomUUID(),
+        debitAccountId: asha,
+        creditAccountId: shop,
+        amountPaise,
+        kind: 'payout',
+        pending: { timeoutMs },
+      });
+    const due = [await reserve(100n, 1_000), await reserve(200n, 2_000)];
+    const notYet = await reserve(300n, 60 * 60_000);
+    const posted = await reserve(50n, 1_000);
+    await ledger.resolve({ id: randomUUID(), pendingId: posted.id, action: 'post' });
+    expect(await balance(asha)).toEqual({ posted: 950n, pending: 600n });
+
+    const expired: string[] = [];
+    const errors: unknown[] = [];
+    const rounds = [0, 1].map(() => {
+      const expiry = new PendingExpiry(ledger, (error) => errors.push(error));
+      expiry.on('payout', { afterCommit: async (pending) => void expired.push(pending.id) });
+      return expiry;
+    });
+    const later = new Date(Date.now() + 5_000);
+    const [first, second] = await Promise.all(rounds.map((round) => round.runOnce(later)));
+    expect(errors).toEqual([]);
+    expect([...first!, ...second!].filter((id) => id === due[0]!.id || id === due[1]!.id).sort()).toEqual(
+      due.map((t) => t.id).sort(),
+    );
+    expect(expired.filter((id) => id !== notYet.id).sort()).toEqual(due.map((t) => t.id).sort());
+    expect(await balance(asha)).toEqual({ posted: 950n, pending: 300n });
+    const voids = await test.database.db
+      .selectFrom('ledger_transfers')
+      .select(['id', 'pending_id'])
+      .where(
+        'pending_id',
+        'in',
+        due.map((t) => t.id),
+      )
+      .execute();
+    expect(voids.map((row) => row.id).sort()).toEqual(due.map((t) => expiryId(t.id)).sort());
+    // Nothing left that is due; the later one stays reserved until its own timeout.
+    expect(await rounds[0]!.runOnce(later)).toEqual([]);
+    expect(await ledger.expiredPending(10, later)).toEqual([]);
+    expect(
+      (await ledger.expiredPending(10, new Date(Date.now() + 2 * 60 * 60_000))).map((t) => t.id),
+    ).toContain(notYet.id);
+    await ledger.resolve({ id: randomUUID(), pendingId: notYet.id, action: 'void' });
   });
 
   it('keeps a wallet within ₹2,00,000 and amounts at least ₹0.01', async () => {

@@ -1,5 +1,5 @@
 import { messages } from '@hasta/contracts/messages';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
 import { bearer, lastMessage, registerUser, uniqueEmail, signInAsAdmin } from './support/auth-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
@@ -39,8 +39,10 @@ describe(`merchants on ${testDatabaseKind}`, () => {
     test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     expect(await auditLedger(test.database.db)).toEqual([]);
+  });
+  afterAll(async () => {
     await test.close();
   });
 
@@ -371,5 +373,70 @@ describe(`merchants on ${testDatabaseKind}`, () => {
       available_balance: '80.00',
       total_withdrawals: '120.00',
     });
+  });
+
+  it('voids a withdrawal nobody settled in time, refuses to settle it late, and binds a key to its bank account', async () => {
+    const { token, merchantId, email } = await approvedMerchant();
+    await pay(merchantId, 10_000n);
+    const addBank = async (account_number: string) =>
+      (
+        await call('POST', '/api/merchant/bank-accounts', token, {
+          holder_name: 'Lakshmi',
+          account_number,
+          ifsc: 'HDFC0001234',
+        })
+      ).json().bank_accounts as Array<{ id: string }>;
+    const [first] = await addBank('123456789012');
+    const second = (await addBank('987654321098')).find((bank) => bank.id !== first!.id)!;
+    const withdraw = (amount: number, bank_account_id: string, key: string) =>
+      test.app.inject({
+        method: 'POST',
+        url: '/api/merchant/withdrawals',
+        headers: { ...bearer(token), 'idempotency-key': key },
+        payload: { amount, bank_account_id },
+      });
+    expect((await withdraw(60, first!.id, 'w-1')).statusCode).toBe(200);
+    expect((await withdraw(60, first!.id, 'w-1')).statusCode).toBe(200);
+    const otherBank = await withdraw(60, second.id, 'w-1');
+    expect([otherBank.statusCode, otherBank.json().message]).toEqual([409, messages.idempotencyConflict]);
+    expect((await withdraw(30, first!.id, 'w-2')).statusCode).toBe(200);
+    expect((await call('GET', '/api/merchant/summary', token)).json()).toMatchObject({
+      balance: '100.00',
+      available_balance: '10.00',
+    });
+    const [late, due] = (await call('GET', '/api/merchant/withdrawals', token)).json().withdrawals as Array<{
+      id: string;
+      amount: string;
+    }>;
+    expect([late!.amount, due!.amount]).toEqual(['30.00', '60.00']);
+    // Nothing is due before the timeout.
+    expect(await test.app.pendingExpiry.runOnce()).not.toContain(due!.id);
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 7 * 24 * 60 * 60_000 + 60_000);
+      // Settled after its timeout: refused, and its amount goes back to the store at once.
+      const settle = await call('POST', `/api/payouts/${late!.id}`, adminToken, { action: 'settle' });
+      expect([settle.statusCode, settle.json().message]).toEqual([409, messages.payoutExpired]);
+      // The expiry round voids the other one, once.
+      const voided = await test.app.pendingExpiry.runOnce();
+      expect(voided).toContain(due!.id);
+      expect(voided).not.toContain(late!.id);
+      expect(await test.app.pendingExpiry.runOnce()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+    const withdrawals = (await call('GET', '/api/merchant/withdrawals', token)).json().withdrawals;
+    expect(withdrawals.map((w: { status: string }) => w.status)).toEqual(['expired', 'expired']);
+    expect((await call('GET', '/api/merchant/summary', token)).json()).toMatchObject({
+      balance: '100.00',
+      available_balance: '100.00',
+      total_withdrawals: '0.00',
+    });
+    expect((await lastMessage(test.database, email)).body).toBe(
+      'Your withdrawal of Rs 60.00 from Chai Point was not settled in time; the amount is back in your store balance.',
+    );
+    const reject = await call('POST', `/api/payouts/${due!.id}`, adminToken, { action: 'reject' });
+    expect([reject.statusCode, reject.json().message]).toEqual([409, messages.payoutExpired]);
   });
 });

@@ -83,7 +83,7 @@ export const withdrawalRequestSchema = z.object({
 export const withdrawalSchema = z.object({
   id: z.string(),
   amount: z.string(),
-  status: z.enum(['pending', 'settled', 'rejected']),
+  status: z.enum(['pending', 'settled', 'rejected', 'expired']),
   date: z.string(),
   bank_account_last4: z.string(),
   store_name: z.string().optional(),

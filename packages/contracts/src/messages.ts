@@ -124,6 +124,7 @@ export const messages = {
   bankAccountNotFound: 'Bank account not found.',
   payoutNotFound: 'Withdrawal not found.',
   payoutAlreadyResolved: 'This withdrawal was already settled or rejected.',
+  payoutExpired: 'This withdrawal expired before it was settled; the amount is back in the store balance.',
   withdrawalRequested: 'Withdrawal requested. The amount is reserved until it is settled.',
   settingsSaved: 'Settings saved.',
   merchantApproved: 'Vendor approved: the merchant account is ready and its owner has been emailed.',

@@ -42,7 +42,11 @@ export interface MerchantPayoutsTable {
   merchant_id: string;
   bank_account_id: string;
   amount_paise: bigint;
-  status: ColumnType<'pending' | 'settled' | 'rejected', 'pending' | undefined, 'settled' | 'rejected'>;
+  status: ColumnType<
+    'pending' | 'settled' | 'rejected' | 'expired',
+    'pending' | undefined,
+    'settled' | 'rejected' | 'expired'
+  >;
   created_at: Timestamp;
   resolved_at: Timestamp | null;
   resolved_by: string | null;

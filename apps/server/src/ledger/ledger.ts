@@ -33,6 +33,8 @@ export interface TransferInput {
   /** Two-phase: reserve now, post or void later (before the timeout). */
   pending?: { timeoutMs: number } | undefined;
   reversesId?: string | undefined;
+  /** Anything else the id is bound to beyond the transfer itself (a withdrawal's bank account). */
+  binds?: string | undefined;
   initiatedBy?: string | undefined;
   /**
    * Runs inside the transfer's transaction on its first use (not on a replay); throwing rolls everything
@@ -71,7 +73,7 @@ function hashRequest(fields: Parameters<typeof requestFingerprint>[0]): string {
 export function transferRequestHash(
   input: Pick<
     TransferInput,
-    'debitAccountId' | 'creditAccountId' | 'amountPaise' | 'kind' | 'pending' | 'reversesId'
+    'debitAccountId' | 'creditAccountId' | 'amountPaise' | 'kind' | 'pending' | 'reversesId' | 'binds'
   >,
 ): string {
   return hashRequest({
@@ -82,6 +84,8 @@ export function transferRequestHash(
     kind: input.kind,
     pending_ms: input.pending?.timeoutMs,
     reverses: input.reversesId,
+    // Only when present, so the fingerprints of transfers without it stay what they were.
+    ...(input.binds === undefined ? {} : { binds: input.binds }),
   });
 }
 
@@ -101,7 +105,7 @@ export class Ledger {
 
   constructor(
     private readonly db: Kysely<Schema>,
-    private readonly limits: LedgerLimits = DEFAULT_LIMITS,
+    readonly limits: LedgerLimits = DEFAULT_LIMITS,
   ) {}
 
   ensureUserAccount(userId: string): Promise<string> {
@@ -184,7 +188,9 @@ export class Ledger {
     id: string;
     pendingId: string;
     action: 'post' | 'void';
-    initiatedBy?: string;
+    initiatedBy?: string | undefined;
+    /** Runs inside the same transaction right after the resolution is written, given the pending transfer. */
+    onRecorded?: ((trx: Transaction<Schema>, pending: TransferRecord) => Promise<void>) | undefined;
   }): Promise<TransferRecord> {
     const requestHash = hashRequest({ op: input.action, pending: input.pendingId });
     return this.#run(input.id, requestHash, async (trx) => {
@@ -213,7 +219,7 @@ export class Ledger {
       const credit = accounts.get(pending.credit_account_id)!;
       resolvePending(debit, credit, pending.amount_paise, input.action);
       await this.#save(trx, [debit, credit]);
-      return trx
+      const record = await trx
         .insertInto('ledger_transfers')
         .values({
           id: input.id,
@@ -227,7 +233,24 @@ export class Ledger {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (input.onRecorded) await input.onRecorded(trx, pending);
+      return record;
     });
+  }
+
+  /** Pending transfers past their timeout and not yet posted or voided, the longest overdue first. */
+  async expiredPending(limit: number, now: Date = new Date()): Promise<TransferRecord[]> {
+    return this.db
+      .selectFrom('ledger_transfers as t')
+      .selectAll('t')
+      .where('t.phase', '=', 'pending')
+      .where('t.timeout_at', '<=', now)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('ledger_transfers as r').select('r.id').whereRef('r.pending_id', '=', 't.id'))),
+      )
+      .orderBy('t.timeout_at')
+      .limit(limit)
+      .execute();
   }
 
   /** Claims the request id, runs the change, and records a refusal so the id stays failed. */

@@ -27,11 +27,11 @@ import { paiseToRupeesText, rupeesNumberToPaise } from '@hasta/ledger/money';
 import { DEFAULT_LIMITS, LedgerError } from '@hasta/ledger/rules';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql, type Selectable } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import { z } from 'zod';
 import { isUniqueViolation } from '../auth/users';
-import type { MerchantQrCodesTable, MerchantsTable } from '../db/schema';
-import { Ledger, SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
+import type { MerchantQrCodesTable, MerchantsTable, Schema } from '../db/schema';
+import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf } from '../ledger/queries';
 import { AppError } from '../lib/app-error';
 import { publicOrigin } from '../lib/public-origin';
@@ -78,7 +78,7 @@ function toQrCode(row: Selectable<MerchantQrCodesTable>, storeName: string) {
 
 export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
-  const ledger = new Ledger(db);
+  const ledger = app.ledger;
   const tags = ['merchant'];
   const adminTags = ['admin'];
 
@@ -531,6 +531,7 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
           amountPaise,
           kind: 'payout',
           pending: { timeoutMs: PAYOUT_TIMEOUT_MS },
+          binds: `bank_account:${bank.id}`,
           initiatedBy: merchant.owner_user_id,
           onRecorded: async (trx, transfer) => {
             await trx
@@ -558,29 +559,36 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  type PayoutOutcome = 'settled' | 'rejected' | 'expired';
+  const PAYOUT_NOTICES: Record<PayoutOutcome, { subject: string; tail: string }> = {
+    settled: { subject: 'Withdrawal settled', tail: 'was settled to your bank account.' },
+    rejected: {
+      subject: 'Withdrawal rejected',
+      tail: 'was rejected; the amount is back in your store balance.',
+    },
+    expired: {
+      subject: 'Withdrawal expired',
+      tail: 'was not settled in time; the amount is back in your store balance.',
+    },
+  };
+
   /**
-   * Tells the store about a settled or rejected withdrawal on the channels its settings chose. The decision is
-   * already in the ledger: a message that cannot be sent is logged, never a failed decision.
+   * Tells the store about a settled, rejected or expired withdrawal on the channels its settings chose. The
+   * decision is already in the ledger: a message that cannot be sent is logged, never a failed decision.
    */
-  async function notifyPayoutDecision(merchantId: string, amountPaise: bigint, settled: boolean) {
+  async function notifyPayoutDecision(merchantId: string, amountPaise: bigint, outcome: PayoutOutcome) {
     const store = await db
       .selectFrom('merchants')
       .selectAll()
       .where('id', '=', merchantId)
       .executeTakeFirst();
     if (!store) return;
-    const body = settled
-      ? `Your withdrawal of Rs ${paiseToRupeesText(amountPaise)} from ${store.store_name} was settled to your bank account.`
-      : `Your withdrawal of Rs ${paiseToRupeesText(amountPaise)} from ${store.store_name} was rejected; the amount is back in your store balance.`;
+    const notice = PAYOUT_NOTICES[outcome];
+    const body = `Your withdrawal of Rs ${paiseToRupeesText(amountPaise)} from ${store.store_name} ${notice.tail}`;
     const sends: Promise<void>[] = [];
     if (store.notify_email && store.contact_email)
       sends.push(
-        app.messenger.send({
-          channel: 'email',
-          to: store.contact_email,
-          subject: settled ? 'Withdrawal settled' : 'Withdrawal rejected',
-          body,
-        }),
+        app.messenger.send({ channel: 'email', to: store.contact_email, subject: notice.subject, body }),
       );
     if (store.notify_sms && store.contact_phone)
       sends.push(app.messenger.send({ channel: 'sms', to: store.contact_phone, body }));
@@ -588,6 +596,31 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
       if (result.status === 'rejected') app.log.warn({ err: result.reason }, 'payout notice not sent');
     }
   }
+
+  /** The withdrawal's row changes in the same transaction as its resolution in the ledger. */
+  function markPayout(status: PayoutOutcome, resolvedBy: string | null) {
+    return async (trx: Transaction<Schema>, pending: { id: string }) => {
+      await trx
+        .updateTable('merchant_payouts')
+        .set({ status, resolved_at: new Date(), resolved_by: resolvedBy })
+        .where('id', '=', pending.id)
+        .where('status', '=', 'pending')
+        .execute();
+    };
+  }
+
+  // A withdrawal nobody settled or rejected within PAYOUT_TIMEOUT_MS is voided by the ledger's expiry round.
+  app.pendingExpiry.on('payout', {
+    inTransaction: markPayout('expired', null),
+    afterCommit: async (pending) => {
+      const payout = await db
+        .selectFrom('merchant_payouts')
+        .select('merchant_id')
+        .where('id', '=', pending.id)
+        .executeTakeFirst();
+      if (payout) await notifyPayoutDecision(payout.merchant_id, pending.amount_paise, 'expired');
+    },
+  });
 
   app.get(
     '/payouts',
@@ -624,29 +657,32 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('id', '=', request.params.id)
         .executeTakeFirst();
       if (!payout) throw AppError.of('NOT_FOUND', 'payoutNotFound');
+      if (payout.status === 'expired') throw AppError.of('CONFLICT', 'payoutExpired');
       const action = request.body.action === 'settle' ? 'post' : 'void';
+      const outcome = action === 'post' ? 'settled' : 'rejected';
       try {
         await ledger.resolve({
           id: uuidFromText(`payout-decision:${payout.id}`),
           pendingId: payout.id,
           action,
           initiatedBy: admin.user.id,
+          onRecorded: markPayout(outcome, admin.user.id),
         });
       } catch (error) {
+        if (error instanceof LedgerError && error.code === 'pending_expired') {
+          // Settled too late: the money goes back to the store now rather than at the next expiry round.
+          const pending = await db
+            .selectFrom('ledger_transfers')
+            .selectAll()
+            .where('id', '=', payout.id)
+            .executeTakeFirstOrThrow();
+          await app.pendingExpiry.expire(pending);
+          throw AppError.of('CONFLICT', 'payoutExpired');
+        }
         if (error instanceof LedgerError) throw AppError.of('CONFLICT', 'payoutAlreadyResolved');
         throw error;
       }
-      await db
-        .updateTable('merchant_payouts')
-        .set({
-          status: action === 'post' ? 'settled' : 'rejected',
-          resolved_at: new Date(),
-          resolved_by: admin.user.id,
-        })
-        .where('id', '=', payout.id)
-        .where('status', '=', 'pending')
-        .execute();
-      await notifyPayoutDecision(payout.merchant_id, payout.amount_paise, action === 'post');
+      await notifyPayoutDecision(payout.merchant_id, payout.amount_paise, outcome);
       return {
         success: true as const,
         message: action === 'post' ? messages.payoutSettled : messages.payoutRejected,

@@ -28,6 +28,7 @@ const STATUS_TONE: Record<string, string> = {
   pending: 'bg-amber-100 text-amber-900',
   settled: 'bg-emerald-100 text-emerald-900',
   rejected: 'bg-red-100 text-red-900',
+  expired: 'bg-slate-200 text-slate-900',
 };
 
 const accountText = (account: BankAccount) =>
