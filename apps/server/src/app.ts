@@ -3,7 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { AnchorWorker } from './anchor/anchor-worker';
 import { createAnchorWorker } from './anchor/anchoring';
 import type { Database } from './db/database';
-import type { Env } from './env';
+import { ledgerLimits, type Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
 import { Ledger } from './ledger/ledger';
 import { PendingExpiry } from './ledger/pending-expiry';
@@ -90,10 +90,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('env', env);
   app.decorate('database', deps.database);
   app.decorate('messenger', deps.messenger);
-  const limits = {
-    maxBalancePaise: BigInt(env.LEDGER_MAX_BALANCE_PAISE),
-    minAmountPaise: BigInt(env.LEDGER_MIN_AMOUNT_PAISE),
-  };
+  const limits = ledgerLimits(env);
   const ledger = new Ledger(deps.database.db, limits);
   app.decorate('ledger', ledger);
   app.decorate(

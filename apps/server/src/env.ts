@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { LedgerLimits } from '@hasta/ledger/rules';
 import { z } from 'zod';
 import { ANCHOR_CHAIN_NAMES } from './anchor/chains';
 
@@ -163,4 +164,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(`Invalid environment: ${problems.join('; ')}`);
   }
   return result.data;
+}
+
+/** The ledger's limits as configured. */
+export function ledgerLimits(env: Env): LedgerLimits {
+  return {
+    maxBalancePaise: BigInt(env.LEDGER_MAX_BALANCE_PAISE),
+    minAmountPaise: BigInt(env.LEDGER_MIN_AMOUNT_PAISE),
+  };
 }

@@ -3,6 +3,7 @@ import { ensureAdmin } from './bootstrap/admin';
 import { DEMO_MERCHANT, DEMO_PASSWORD, DEMO_USERS, seedDemoData, seedKiosks } from './bootstrap/demo-data';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
+import { ledgerLimits } from './env';
 import { loadEnvOrExit } from './load-env';
 import { createMessenger } from './messaging/create-messenger';
 
@@ -17,7 +18,7 @@ const admin = await ensureAdmin(
 );
 await seedKiosks(database.db);
 const seedDemo = env.SEED_DEMO ?? (env.DATABASE_URL === undefined && env.NODE_ENV !== 'production');
-const demo = seedDemo ? await seedDemoData(database.db) : undefined;
+const demo = seedDemo ? await seedDemoData(database.db, ledgerLimits(env)) : undefined;
 
 const messenger = createMessenger(env, database.db);
 const app = await buildApp({ env, database, messenger });

@@ -65,6 +65,10 @@ describe(`start-up data on ${testDatabaseKind}`, () => {
   it('seeds demo people and one merchant with its store, idempotently', async () => {
     expect(await seedDemoData(test.database.db)).toEqual({ created: DEMO_USERS.length + 1 });
     expect(await seedDemoData(test.database.db)).toEqual({ created: 0 });
+    // A later start under a smaller wallet limit keeps the opening balances and starts.
+    expect(await seedDemoData(test.database.db, { maxBalancePaise: 100n, minAmountPaise: 1n })).toEqual({
+      created: 0,
+    });
     const merchants = await test.database.db
       .selectFrom('merchants')
       .innerJoin('users', 'users.id', 'merchants.owner_user_id')

@@ -39,6 +39,14 @@ describe('environment', () => {
     [{ NODE_ENV: 'production', PALM_DEMO_MODE: 'true' }, /PALM_DEMO_MODE cannot be on in production/],
     [{ PALM_KEY: 'too short' }, /PALM_KEY must be at least 32 characters/],
     [{ PALM_DEMO_MODE: 'yes' }, /PALM_DEMO_MODE/],
+    [{ LEDGER_MAX_BALANCE_PAISE: '2 lakh' }, /^Invalid environment: LEDGER_MAX_BALANCE_PAISE /],
+    [{ LEDGER_MAX_BALANCE_PAISE: '0' }, /LEDGER_MAX_BALANCE_PAISE/],
+    [{ LEDGER_MIN_AMOUNT_PAISE: '0.5' }, /LEDGER_MIN_AMOUNT_PAISE/],
+    [
+      { LEDGER_MAX_BALANCE_PAISE: '100', LEDGER_MIN_AMOUNT_PAISE: '101' },
+      /LEDGER_MIN_AMOUNT_PAISE must not be above LEDGER_MAX_BALANCE_PAISE/,
+    ],
+    [{ LEDGER_EXPIRY_INTERVAL_MS: '-1' }, /LEDGER_EXPIRY_INTERVAL_MS/],
   ])('refuses %j with one clear line', (source, pattern) => {
     let error: unknown;
     try {

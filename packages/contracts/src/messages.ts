@@ -2,6 +2,16 @@
  * The product's message catalogue (spec §5 and §8), verbatim. Server and web both read the texts from here,
  * so a message is typed once.
  */
+/** The refusal of an amount over the wallet limit, with the limit as configured ('₹2,00,000' by default). */
+export function balanceLimitMessage(limitText: string): string {
+  return `This would take the wallet above its ${limitText} limit.`;
+}
+
+/** The refusal of an amount under a configured smallest amount above ₹0.01 (else amountPositive). */
+export function amountMinimumMessage(minimumText: string): string {
+  return `Amount must be at least ${minimumText}.`;
+}
+
 export const messages = {
   // §5 validation
   fillAllRequired: 'Please fill all required fields.',
@@ -144,7 +154,7 @@ export const messages = {
   receiverChanged: 'The receiver’s account changed while sending. Nothing was sent; please try again.',
   transferVerificationRequired: 'Please verify the OTP sent to your phone/email first.',
   insufficientFunds: 'Insufficient balance for this transfer.',
-  balanceLimitExceeded: 'This would take the wallet above its ₹2,00,000 limit.',
+  balanceLimitExceeded: balanceLimitMessage('₹2,00,000'),
   amountTooPrecise: 'Amount can have at most 2 decimal places.',
   idempotencyConflict: 'This request id was already used for a different request.',
   transactionNotFound: 'Transaction not found.',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { paiseToRupeesText, parseRupees, rupeesNumberToPaise } from './money';
+import { formatInrPaise, paiseToRupeesText, parseRupees, rupeesNumberToPaise } from './money';
 
 describe('money', () => {
   it.each([
@@ -41,5 +41,15 @@ describe('money', () => {
   it('formats negative amounts for the system account', () => {
     expect(paiseToRupeesText(-1250n)).toBe('-12.50');
     expect(paiseToRupeesText(5n)).toBe('0.05');
+  });
+
+  it.each([
+    [20_000_000n, '₹2,00,000'],
+    [100_000n, '₹1,000'],
+    [100n, '₹1'],
+    [150n, '₹1.50'],
+    [1n, '₹0.01'],
+  ])('reads %s paise as %j', (paise, text) => {
+    expect(formatInrPaise(paise)).toBe(text);
   });
 });

@@ -32,3 +32,16 @@ export function paiseToRupeesText(paise: bigint): string {
   const rest = (magnitude % PAISE_PER_RUPEE).toString().padStart(2, '0');
   return `${sign}${rupees}.${rest}`;
 }
+
+const inrWhole = new Intl.NumberFormat('en-IN', {
+  style: 'currency',
+  currency: 'INR',
+  maximumFractionDigits: 0,
+});
+const inrPaise = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+
+/** 20_000_000n -> "₹2,00,000"; 150n -> "₹1.50": rupees as a person reads them, paise only when there are any. */
+export function formatInrPaise(paise: bigint): string {
+  const text = paiseToRupeesText(paise) as `${number}`;
+  return paise % PAISE_PER_RUPEE === 0n ? inrWhole.format(text) : inrPaise.format(text);
+}

@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS, LedgerError, type LedgerLimits } from '@hasta/ledger/rules';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import { Ledger, SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
@@ -69,7 +70,10 @@ export async function seedKiosks(db: Kysely<Schema>): Promise<void> {
  * Demo people with opening balances and a demo shop, for a local try-out. Idempotent: accounts that exist
  * are left alone, and each opening balance is one ledger transfer with a fixed id, issued once.
  */
-export async function seedDemoData(db: Kysely<Schema>): Promise<{ created: number }> {
+export async function seedDemoData(
+  db: Kysely<Schema>,
+  limits: LedgerLimits = DEFAULT_LIMITS,
+): Promise<{ created: number }> {
   const password_hash = await hashPassword(DEMO_PASSWORD);
   let created = 0;
   await db.transaction().execute(async (trx) => {
@@ -96,20 +100,27 @@ export async function seedDemoData(db: Kysely<Schema>): Promise<{ created: numbe
       }
     }
   });
-  const ledger = new Ledger(db);
+  const ledger = new Ledger(db, limits);
   for (const person of DEMO_USERS) {
     const user = await db
       .selectFrom('users')
       .select('id')
       .where('email', '=', person.email)
       .executeTakeFirstOrThrow();
-    await ledger.transfer({
-      id: uuidFromText(`demo-opening-balance:${person.email}`),
-      debitAccountId: SYSTEM_ACCOUNT_ID,
-      creditAccountId: await ledger.ensureUserAccount(user.id),
-      amountPaise: person.opening_paise,
-      kind: 'issuance',
-    });
+    try {
+      await ledger.transfer({
+        id: uuidFromText(`demo-opening-balance:${person.email}`),
+        debitAccountId: SYSTEM_ACCOUNT_ID,
+        creditAccountId: await ledger.ensureUserAccount(user.id),
+        // Within the wallet limit this server runs with.
+        amountPaise:
+          person.opening_paise < limits.maxBalancePaise ? person.opening_paise : limits.maxBalancePaise,
+        kind: 'issuance',
+      });
+    } catch (error) {
+      // Opened at an earlier start under another limit: that opening balance stands.
+      if (!(error instanceof LedgerError && error.code === 'id_reused')) throw error;
+    }
   }
   return { created };
 }

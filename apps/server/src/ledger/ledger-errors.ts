@@ -1,6 +1,6 @@
-import type { MessageKey } from '@hasta/contracts/messages';
-import { rupeesNumberToPaise } from '@hasta/ledger/money';
-import { LedgerError, type LedgerErrorCode } from '@hasta/ledger/rules';
+import { amountMinimumMessage, balanceLimitMessage, type MessageKey } from '@hasta/contracts/messages';
+import { formatInrPaise, rupeesNumberToPaise } from '@hasta/ledger/money';
+import { LedgerError, type LedgerErrorCode, type LedgerLimits } from '@hasta/ledger/rules';
 import { AppError } from '../lib/app-error';
 
 const LEDGER_ERRORS: Record<
@@ -18,17 +18,37 @@ const LEDGER_ERRORS: Record<
   pending_expired: { status: 'CONFLICT', key: 'transactionFailed' },
 };
 
-/** A ledger refusal as the answer people see (spec §5.10 where it has the words). */
-export function toAppError(error: unknown): unknown {
+/** An amount over the wallet limit, in the configured limit's words. */
+export function balanceLimitError(limits: LedgerLimits): AppError {
+  return new AppError('BAD_REQUEST', balanceLimitMessage(formatInrPaise(limits.maxBalancePaise)));
+}
+
+/**
+ * A ledger refusal as the answer people see (spec §5.10 where it has the words); the limits' refusals name
+ * the limits this server runs with.
+ */
+export function toAppError(error: unknown, limits: LedgerLimits): unknown {
   if (!(error instanceof LedgerError)) return error;
+  if (error.code === 'balance_limit_exceeded') return balanceLimitError(limits);
+  if (error.code === 'amount_invalid' && limits.minAmountPaise > 1n)
+    return new AppError('BAD_REQUEST', amountMinimumMessage(formatInrPaise(limits.minAmountPaise)));
   const mapped = LEDGER_ERRORS[error.code];
   return AppError.of(mapped.status, mapped.key);
 }
 
-/** A rupee amount as typed (a JSON number) in paise: at most 2 decimals, above zero. */
-export function paiseOf(amount: number): bigint {
+/** More rupee digits than any amount can have (money.ts keeps 12): such an amount is over every limit. */
+const TOO_LARGE_RUPEES = 1e12;
+
+/**
+ * A rupee amount as typed (a JSON number) in paise: at most 2 decimals and above zero. The ledger checks the
+ * limits; an amount too large to be one (over 12 rupee digits) is refused here in the limit's words.
+ */
+export function paiseOf(amount: number, limits: LedgerLimits): bigint {
   const paise = rupeesNumberToPaise(amount);
-  if (paise === null) throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
+  if (paise === null) {
+    if (Math.abs(amount) >= TOO_LARGE_RUPEES) throw balanceLimitError(limits);
+    throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
+  }
   if (paise <= 0n) throw AppError.of('BAD_REQUEST', 'amountPositive');
   return paise;
 }

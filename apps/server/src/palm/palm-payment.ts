@@ -75,7 +75,7 @@ export async function takePalmPayment(
       onRecorded: (trx) => app.palm.recordScan(trx, match),
     });
   } catch (error) {
-    throw toAppError(error);
+    throw toAppError(error, app.ledger.limits);
   }
   const [view] = await listTransfers(app.database.db, { transferId: id, limit: 1, includeReversed: true });
   if (!view) throw new Error(`palm payment ${id} is missing after it was written`);

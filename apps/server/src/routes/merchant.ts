@@ -23,8 +23,8 @@ import {
   qrCodeListSchema,
   qrCodeResponseSchema,
 } from '@hasta/contracts/qr';
-import { paiseToRupeesText, rupeesNumberToPaise } from '@hasta/ledger/money';
-import { DEFAULT_LIMITS, LedgerError } from '@hasta/ledger/rules';
+import { paiseToRupeesText } from '@hasta/ledger/money';
+import { LedgerError } from '@hasta/ledger/rules';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql, type Selectable, type Transaction } from 'kysely';
@@ -35,7 +35,7 @@ import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf } from '../ledger/queries';
 import { AppError } from '../lib/app-error';
 import { publicOrigin } from '../lib/public-origin';
-import { paiseOf } from '../ledger/ledger-errors';
+import { balanceLimitError, paiseOf, toAppError } from '../ledger/ledger-errors';
 import { PALM_BODY_LIMIT_BYTES, takePalmPayment } from '../palm/palm-payment';
 import { generatePassword, hashPassword } from '../lib/password';
 import { requireAdmin, requireUser } from '../plugins/auth';
@@ -265,7 +265,7 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
       const merchant = await requireMerchant(request);
       const transaction = await takePalmPayment(app, request, {
         scan: request.body.scan,
-        amountPaise: paiseOf(request.body.amount),
+        amountPaise: paiseOf(request.body.amount, ledger.limits),
         receiverUserId: merchant.owner_user_id,
         creditAccountId: merchant.accountId,
       });
@@ -384,12 +384,9 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
       const merchant = await requireMerchant(request);
       let amountPaise: bigint | null = null;
       if (request.body.amount !== undefined) {
-        amountPaise = rupeesNumberToPaise(request.body.amount);
-        if (amountPaise === null) throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
-        if (amountPaise <= 0n) throw AppError.of('BAD_REQUEST', 'amountPositive');
+        amountPaise = paiseOf(request.body.amount, ledger.limits);
         // A code no wallet could ever pay in one go is refused now rather than at the till.
-        if (amountPaise > DEFAULT_LIMITS.maxBalancePaise)
-          throw AppError.of('BAD_REQUEST', 'balanceLimitExceeded');
+        if (amountPaise > ledger.limits.maxBalancePaise) throw balanceLimitError(ledger.limits);
       }
       const label = request.body.label === undefined || request.body.label === '' ? null : request.body.label;
       const row = await db.transaction().execute(async (trx) => {
@@ -513,8 +510,7 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const merchant = await requireMerchant(request);
       // The amount is input: checked before anything is looked up.
-      const amountPaise = rupeesNumberToPaise(request.body.amount);
-      if (amountPaise === null) throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
+      const amountPaise = paiseOf(request.body.amount, ledger.limits);
       const bank = await db
         .selectFrom('merchant_bank_accounts')
         .select('id')
@@ -546,14 +542,7 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         });
       } catch (error) {
-        if (error instanceof LedgerError) {
-          throw error.code === 'insufficient_funds'
-            ? AppError.of('BAD_REQUEST', 'insufficientFunds')
-            : error.code === 'id_reused'
-              ? AppError.of('CONFLICT', 'idempotencyConflict')
-              : AppError.of('BAD_REQUEST', 'amountPositive');
-        }
-        throw error;
+        throw toAppError(error, ledger.limits);
       }
       return { success: true as const, message: messages.withdrawalRequested };
     },

@@ -123,7 +123,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
         throw AppError.of('FORBIDDEN', 'receiverNotCaller');
       if (receiverPhone && normalizePhone(receiverPhone) !== auth.user.phone)
         throw AppError.of('FORBIDDEN', 'receiverNotCaller');
-      const amountPaise = paiseOf(amount);
+      const amountPaise = paiseOf(amount, app.ledger.limits);
       const store =
         auth.user.role === 'merchant'
           ? await db

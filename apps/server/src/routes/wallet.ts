@@ -235,7 +235,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       if (phone === null) throw AppError.of('BAD_REQUEST', 'invalidPhone');
       if (email !== undefined && email === auth.user.email) throw AppError.of('BAD_REQUEST', 'selfSendEmail');
       if (phone !== undefined && phone === auth.user.phone) throw AppError.of('BAD_REQUEST', 'selfSendPhone');
-      const amountPaise = paiseOf(request.body.amount);
+      const amountPaise = paiseOf(request.body.amount, ledger.limits);
 
       const address = (email ?? phone)!;
       const from = await ledger.ensureUserAccount(auth.user.id);
@@ -298,7 +298,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
             }
             throw AppError.of('FORBIDDEN', 'transferVerificationRequired');
           }
-          throw toAppError(error);
+          throw toAppError(error, ledger.limits);
         }
       }
     },
@@ -324,12 +324,12 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
           id: transferId(request, admin.user.id),
           debitAccountId: SYSTEM_ACCOUNT_ID,
           creditAccountId: accountId,
-          amountPaise: paiseOf(request.body.amount),
+          amountPaise: paiseOf(request.body.amount, ledger.limits),
           kind: 'issuance',
           initiatedBy: admin.user.id,
         });
       } catch (error) {
-        throw toAppError(error);
+        throw toAppError(error, ledger.limits);
       }
       const account = (await ledger.account(accountId))!;
       return {
@@ -413,7 +413,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
         // Two admins deleting at once: the unique reverses_id lets one through.
         if ((error as { code?: unknown }).code === '23505')
           throw AppError.of('CONFLICT', 'transactionAlreadyReversed');
-        throw toAppError(error);
+        throw toAppError(error, ledger.limits);
       }
     },
   );
