@@ -22,6 +22,17 @@ test.describe('User dashboard, history and receive', () => {
     await admin.dispose();
     const sender = await apiSession(playwright, baseURL, account);
     await apiTransfer(sender, account, { receiverEmail: receiver.contact }, 250);
+    // Both payments get their entry in the verifiable log within a log round.
+    let hashes: string[] = [];
+    await expect
+      .poll(async () => {
+        const history = (await (await sender.get('/api/dashboard')).json()).user.user_history as Array<{
+          tx: string | null;
+        }>;
+        hashes = history.map((entry) => entry.tx ?? '');
+        return hashes.filter((hash) => /^[0-9a-f]{64}$/.test(hash)).length;
+      })
+      .toBe(2);
     await sender.dispose();
 
     const page = await pageFor(browser, baseURL, account);
@@ -45,6 +56,15 @@ test.describe('User dashboard, history and receive', () => {
     await expect(amounts).toHaveText([`-${inr(250)}`, `+${inr(1000)}`]);
     await expect(recent.getByText(/^Transaction #[0-9a-f-]{8}$/).first()).toBeVisible();
     await expect(recent.getByText('Completed').first()).toBeVisible();
+    // The transaction hash: 10 leading and 6 trailing characters, copied whole, 'Copied!' for 1.2 s.
+    const newest = hashes[0]!;
+    await expect(recent.locator('code').first()).toHaveText(`${newest.slice(0, 10)}…${newest.slice(-6)}`);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const copy = recent.getByRole('button', { name: 'Copy transaction hash' }).first();
+    await copy.click();
+    await expect(recent.getByRole('button', { name: 'Copied! transaction hash' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(newest);
+    await expect(copy).toHaveAccessibleName('Copy transaction hash', { timeout: 3_000 });
     expect(await axeViolations(page), 'wallet tab').toEqual([]);
 
     const tabs = page.getByRole('tablist', { name: 'Dashboard sections' });

@@ -303,8 +303,13 @@ describe(`the wallet API on ${testDatabaseKind}`, () => {
       status: 'completed',
       from_user_email: sender.phone,
       to_user_email: receiver.phone,
-      blockchain_tx: null,
     });
+    // Once the log has sequenced it, the transfer's entry is its hash: on /history and on the dashboard.
+    await test.app.transparencyLog.flush();
+    const [logged] = (await call('GET', '/api/transaction/history', receiver.token)).json().transactions;
+    expect(logged.blockchain_tx).toMatch(/^[0-9a-f]{64}$/);
+    const [entry] = (await call('GET', '/api/dashboard', receiver.token)).json().user.user_history;
+    expect(entry).toMatchObject({ type: 'transaction', txid: logged.id, tx: logged.blockchain_tx });
   });
 
   it('lets an admin delete a transfer by reversing it, once, and never into an overdraft', async () => {

@@ -158,7 +158,8 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
             status: record.status,
             similarity: null,
             txid: record.id,
-            tx: null,
+            // The payment's entry in the verifiable log, as on its receipt (null until it is sequenced).
+            tx: record.blockchain_tx,
           };
         }),
         ...palmEvents.map((event) => ({
