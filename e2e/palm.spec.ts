@@ -417,6 +417,7 @@ test.describe('Palm payments through the camera', () => {
       await camera.close();
     }
     expect(await balanceOf(payerSession, payer)).toBe('74.50');
+    const palmHash = (await (await payerSession.get('/api/dashboard')).json()).user.palm_hash as string;
     await payerSession.dispose();
 
     // The payer's history shows the payment and the palm scan that made it.
@@ -426,6 +427,10 @@ test.describe('Palm payments through the camera', () => {
     await expect(payerPage.getByTestId('history-amount').first()).toHaveText(`-${inr(25.5)}`);
     await expect(payerPage.getByText('Manual Palm Scan (Success)')).toBeVisible();
     await expect(payerPage.getByText(/^Similarity \d{1,3}\.\d%$/)).toBeVisible();
+    // On /history the payment names the palm that paid: the first 20 characters of its hash.
+    await payerPage.goto('/history');
+    await expect(payerPage.getByText('Sent', { exact: true })).toBeVisible();
+    await expect(payerPage.getByText(`${palmHash.slice(0, 20)}...`, { exact: true })).toBeVisible();
     await payerPage.context().close();
   });
 

@@ -155,6 +155,15 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     expect(scans).toHaveLength(1);
     expect(scans[0].status).toBe('Success');
     expect(scans[0].similarity).toBeGreaterThan(40);
+    // The payer's history names the palm that paid (its hash); the receiver's does not.
+    const payerPalm = (await get('/api/dashboard', payer.token)).json().user.palm_hash as string;
+    expect(payerPalm).toMatch(/^[0-9a-f]{64}$/);
+    const historyOf = async (token: string) =>
+      (await get('/api/transaction/history', token))
+        .json()
+        .transactions.find((t: { id: string }) => t.id === paid.json().transaction.id);
+    expect(await historyOf(payer.token)).toMatchObject({ direction: 'sent', hand_hash: payerPalm });
+    expect(await historyOf(receiver.token)).toMatchObject({ direction: 'received', hand_hash: null });
 
     const stranger = await post('/Palm/authenticate', receiver.token, {
       amount: 1,
@@ -284,11 +293,18 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       .where('ref_id', '=', consent.events[0].id)
       .executeTakeFirstOrThrow();
     expect(await test.app.transparencyLog.openRecord(Number(entry.idx))).not.toBeNull();
+    const paidWith = async () =>
+      (await get('/api/transaction/history', payer.token))
+        .json()
+        .transactions.find((t: { id: string }) => t.id === payment.json().transaction.id);
+    expect((await paidWith()).hand_hash).toMatch(/^[0-9a-f]{64}$/);
     expect((await post('/api/consent/erase', payer.token, {})).json().message).toBe(messages.palmDataErased);
     const erased = (await get('/api/consent', payer.token)).json();
     expect(erased.status).toBe('none');
     expect(erased.hands).toEqual([]);
     expect(erased.events[0].type).toBe('palm.erased');
+    // An erased palm's hash is gone from the payer's history too.
+    expect(await paidWith()).toMatchObject({ direction: 'sent', hand_hash: null });
     expect((await pay()).json().message).toBe(messages.palmNotRecognised);
     const key = await test.database.db
       .selectFrom('user_data_keys')

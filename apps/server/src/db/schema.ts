@@ -298,6 +298,10 @@ export interface PalmEventsTable {
   hand: 'left' | 'right' | null;
   status: string | null;
   similarity: number | null;
+  /** palm.scan of a palm payment: the transfer it paid. */
+  transfer_id: ColumnType<string | null, string | null | undefined, never>;
+  /** palm.scan of a palm payment: the template that matched. */
+  template_id: ColumnType<string | null, string | null | undefined, never>;
   created_at: Generated<Date>;
 }
 

@@ -20,6 +20,8 @@ export interface TransferView {
   reversed: boolean;
   /** The transfer's entry in the verifiable log (hex leaf hash); null until it is sequenced. */
   log_entry?: string | null;
+  /** A palm payment: the palm hash of the payer's hand that paid (null once that palm is erased). */
+  hand_hash?: string | null;
 }
 
 export type TransferStatus = TransactionRecord['status'];
@@ -48,7 +50,9 @@ export async function listTransfers(
            cu.id AS to_user_id, ca.merchant_id AS to_merchant_id, COALESCE(cu.email, cu.phone, cm.contact_email) AS to_email,
            (SELECT r.phase FROM ledger_transfers r WHERE r.pending_id = t.id) AS resolution,
            EXISTS (SELECT 1 FROM ledger_transfers v WHERE v.reverses_id = t.id) AS reversed,
-           (SELECT e.leaf_hash FROM tlog_entries e WHERE e.ref_id = t.id ORDER BY e.idx LIMIT 1) AS log_entry
+           (SELECT e.leaf_hash FROM tlog_entries e WHERE e.ref_id = t.id ORDER BY e.idx LIMIT 1) AS log_entry,
+           (SELECT p.palm_hash FROM palm_events pe JOIN palm_templates p ON p.id = pe.template_id
+            WHERE pe.transfer_id = t.id LIMIT 1) AS hand_hash
     FROM ledger_transfers t
     JOIN ledger_accounts da ON da.id = t.debit_account_id
     LEFT JOIN users du ON du.id = da.user_id
@@ -76,6 +80,7 @@ export function toTransactionRecord(view: TransferView, accountId: string): Tran
     // The payment's entry in the verifiable log (its receipt: /api/receipts/{transaction id}); the chain
     // transaction once the log is anchored is on the receipt.
     blockchain_tx: view.log_entry ?? null,
-    hand_hash: null,
+    // Which of the payer's palms paid: the payer's own to see, never the receiver's.
+    hand_hash: view.credit_account_id === accountId ? null : (view.hand_hash ?? null),
   };
 }

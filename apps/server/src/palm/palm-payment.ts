@@ -72,7 +72,7 @@ export async function takePalmPayment(
       amountPaise: input.amountPaise,
       kind: 'payment',
       initiatedBy: input.receiverUserId,
-      onRecorded: (trx) => app.palm.recordScan(trx, match),
+      onRecorded: (trx, transfer) => app.palm.recordScan(trx, match, transfer.id),
     });
   } catch (error) {
     throw toAppError(error, app.ledger.limits);

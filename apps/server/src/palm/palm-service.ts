@@ -198,7 +198,7 @@ export class PalmService {
   }
 
   /** Records a recognised palm in its owner's history (in the payment's transaction). */
-  async recordScan(trx: Transaction<Schema>, match: PalmMatch): Promise<void> {
+  async recordScan(trx: Transaction<Schema>, match: PalmMatch, transferId: string): Promise<void> {
     await trx
       .insertInto('palm_events')
       .values({
@@ -208,6 +208,8 @@ export class PalmService {
         hand: match.hand,
         status: 'Success',
         similarity: match.similarity,
+        transfer_id: transferId,
+        template_id: match.templateId,
       })
       .execute();
   }
