@@ -1,6 +1,7 @@
 import { messages } from '@hasta/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser } from './support/auth-helpers';
+import { auditAfterEachTest } from './support/ledger-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
@@ -30,6 +31,7 @@ describe(`admin routes on ${testDatabaseKind}`, () => {
     test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
     userToken = (await registerUser(test.app, test.database)).token;
   });
+  auditAfterEachTest(() => test.database.db);
   afterAll(async () => {
     await test.close();
   });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from './support/auth-helpers';
+import { auditAfterEachTest } from './support/ledger-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 /** Every endpoint a person can reach with a body: whatever they type, the answer is never a 5xx. */
@@ -54,6 +55,7 @@ describe(`input handling on ${testDatabaseKind}`, () => {
     test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
     token = (await registerUser(test.app, test.database)).token;
   });
+  auditAfterEachTest(() => test.database.db);
   afterAll(async () => {
     await test.close();
   });

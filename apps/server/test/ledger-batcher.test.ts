@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { ReferenceLedger } from '@hasta/ledger/reference-model';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../src/auth/sessions';
 import { migrate } from '../src/db/migrate';
 import { TransferBatcher } from '../src/ledger/batcher';
-import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
+import { Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
 import {
   checkConcurrentTransfers,
   issue as issueTo,
   openFundedAccounts,
   outcomeOf,
+  auditAfterEachTest,
 } from './support/ledger-helpers';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
 
@@ -24,9 +25,7 @@ describe(`group-committed transfers on ${testDatabaseKind}`, () => {
     ledger = new Ledger(test.database.db);
     batcher = new TransferBatcher(test.database.db);
   });
-  afterEach(async () => {
-    expect(await auditLedger(test.database.db)).toEqual([]);
-  });
+  auditAfterEachTest(() => test.database.db);
   afterAll(async () => {
     await test.drop();
   });

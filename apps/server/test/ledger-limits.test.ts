@@ -1,6 +1,5 @@
 import { amountMinimumMessage, balanceLimitMessage, messages } from '@hasta/contracts/messages';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { auditLedger } from '../src/ledger/ledger';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
   lastCode,
@@ -9,6 +8,7 @@ import {
   signInAsAdmin,
   uniquePhone,
 } from './support/auth-helpers';
+import { auditAfterEachTest } from './support/ledger-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 /** A server configured with other limits than RBI's defaults: a ₹1,000 wallet, ₹1 the smallest amount. */
@@ -24,9 +24,7 @@ describe(`the ledger's limits from the environment on ${testDatabaseKind}`, () =
     });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
-  afterEach(async () => {
-    expect(await auditLedger(test.database.db)).toEqual([]);
-  });
+  auditAfterEachTest(() => test.database.db);
   afterAll(async () => {
     await test.close();
   });

@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { ReferenceLedger } from '@hasta/ledger/reference-model';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate';
-import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
+import { Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
 import { expiryId, PendingExpiry } from '../src/ledger/pending-expiry';
+import { listTransfers } from '../src/ledger/queries';
 import {
   checkConcurrentTransfers,
   issue as issueTo,
   openFundedAccounts,
   outcomeOf,
+  auditAfterEachTest,
 } from './support/ledger-helpers';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
 
@@ -22,10 +24,7 @@ describe(`the ledger on ${testDatabaseKind}`, () => {
     await migrate(test.database);
     ledger = new Ledger(test.database.db);
   });
-  afterEach(async () => {
-    // After every ledger test: the books balance.
-    expect(await auditLedger(test.database.db)).toEqual([]);
-  });
+  auditAfterEachTest(() => test.database.db);
   afterAll(async () => {
     await test.drop();
   });
@@ -207,6 +206,38 @@ describe(`the ledger on ${testDatabaseKind}`, () => {
       (await ledger.expiredPending(10, new Date(Date.now() + 2 * 60 * 60_000))).map((t) => t.id),
     ).toContain(notYet.id);
     await ledger.resolve({ id: randomUUID(), pendingId: notYet.id, action: 'void' });
+  });
+
+  it('lists the newest transfers without the reversed ones, a full page even when the newest was reversed', async () => {
+    const [asha, ravi] = [await newAccount(), await newAccount()];
+    await issue(asha, 1_000n);
+    const send = (amountPaise: bigint) =>
+      ledger.transfer({
+        id: randomUUID(),
+        debitAccountId: asha,
+        creditAccountId: ravi,
+        amountPaise,
+        kind: 'transfer',
+      });
+    const kept = await send(100n);
+    const reversed = await send(200n);
+    const reversal = await ledger.transfer({
+      id: randomUUID(),
+      debitAccountId: ravi,
+      creditAccountId: asha,
+      amountPaise: 200n,
+      kind: 'reversal',
+      reversesId: reversed.id,
+    });
+    // Newest first: the reversal (the trail), then the kept one; the reversed one is left out before the limit.
+    const page = await listTransfers(test.database.db, { accountId: ravi, limit: 2, includeReversed: false });
+    expect(page.map((view) => view.id)).toEqual([reversal.id, kept.id]);
+    const all = await listTransfers(test.database.db, { accountId: ravi, limit: 10, includeReversed: true });
+    expect(all.map((view) => [view.id, view.reversed])).toEqual([
+      [reversal.id, false],
+      [reversed.id, true],
+      [kept.id, false],
+    ]);
   });
 
   it('keeps a wallet within ₹2,00,000 and amounts at least ₹0.01', async () => {

@@ -1,7 +1,8 @@
 import { messages } from '@hasta/contracts/messages';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
 import { bearer, lastMessage, registerUser, uniqueEmail, signInAsAdmin } from './support/auth-helpers';
+import { auditAfterEachTest } from './support/ledger-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
@@ -39,9 +40,7 @@ describe(`merchants on ${testDatabaseKind}`, () => {
     test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
-  afterEach(async () => {
-    expect(await auditLedger(test.database.db)).toEqual([]);
-  });
+  auditAfterEachTest(() => test.database.db);
   afterAll(async () => {
     await test.close();
   });

@@ -8,6 +8,7 @@ import { palmKeyFrom } from '../src/palm/palm-keys';
 import { mirrorFrame, PalmService } from '../src/palm/palm-service';
 import { bearer, registerUser, signInAsAdmin } from './support/auth-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
+import { auditAfterEachTest } from './support/ledger-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 const SEED = 20261123;
@@ -48,6 +49,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     test = await buildTestApp();
     adminToken = await signInAsAdmin(test.app, test.database);
   });
+  auditAfterEachTest(() => test.database.db);
   afterAll(async () => test?.close());
 
   it('registers each hand once, with consent, and shows it on the dashboard and to the admin', async () => {

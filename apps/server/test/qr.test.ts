@@ -2,7 +2,6 @@ import { messages } from '@hasta/contracts/messages';
 import { formatPaymentUri, parsePaymentUri } from '@hasta/contracts/qr';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLedger } from '../src/ledger/ledger';
 import {
   bearer,
   lastCode,
@@ -12,6 +11,7 @@ import {
   uniquePhone,
 } from './support/auth-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
+import { auditAfterEachTest } from './support/ledger-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -39,8 +39,8 @@ describe(`payment QR codes on ${testDatabaseKind}`, () => {
     test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
+  auditAfterEachTest(() => test.database.db);
   afterAll(async () => {
-    expect(await auditLedger(test.database.db)).toEqual([]);
     await test.close();
   });
 

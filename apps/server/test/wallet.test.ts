@@ -1,14 +1,15 @@
 import { messages } from '@hasta/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLedger } from '../src/ledger/ledger';
 import {
   bearer,
   lastCode,
   passCooldown,
   registerUser,
+  uniqueEmail,
   uniquePhone,
   signInAsAdmin,
 } from './support/auth-helpers';
+import { auditAfterEachTest } from './support/ledger-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 describe(`the wallet API on ${testDatabaseKind}`, () => {
@@ -32,8 +33,8 @@ describe(`the wallet API on ${testDatabaseKind}`, () => {
     test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
+  auditAfterEachTest(() => test.database.db);
   afterAll(async () => {
-    expect(await auditLedger(test.database.db)).toEqual([]);
     await test.close();
   });
 
@@ -209,6 +210,52 @@ describe(`the wallet API on ${testDatabaseKind}`, () => {
       amount: 1,
     });
     expect(response.statusCode).toBe(403);
+  });
+
+  it('sends a transfer code only to the caller’s own phone or email', async () => {
+    const sender = await fundedUser(100);
+    const other = await fundedUser(0);
+    await passCooldown(test.database, other.phone);
+    const messagesTo = async (address: string) =>
+      (
+        await test.database.db
+          .selectFrom('outbox_messages')
+          .select('id')
+          .where('to_address', '=', address)
+          .execute()
+      ).length;
+    const before = await messagesTo(other.phone);
+    const sms = await call('POST', '/api/send-sms-otp', sender.token, { phone: other.phone });
+    expect(sms.statusCode).toBe(403);
+    const email = await call('POST', '/api/email-otp/send', sender.token, {
+      email: 'someone-else@wallet.test',
+      purpose: 'transfer',
+    });
+    expect(email.statusCode).toBe(403);
+    // Nothing reached the other person, and the sender still cannot send.
+    expect(await messagesTo(other.phone)).toBe(before);
+    expect(await messagesTo('someone-else@wallet.test')).toBe(0);
+    const response = await call('POST', '/api/transfer', sender.token, {
+      receiverPhone: other.phone,
+      amount: 1,
+    });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('refuses a send to one’s own email with its §5.10 message', async () => {
+    const email = uniqueEmail('self');
+    const sender = await registerUser(test.app, test.database, { email });
+    await call('POST', '/api/assignBalance', adminToken, { userId: sender.user.id, amount: 10 });
+    await passCooldown(test.database, email);
+    expect((await call('POST', '/api/email-otp/send', sender.token, { email })).statusCode).toBe(200);
+    const otp = await lastCode(test.database, email);
+    expect((await call('POST', '/api/email-otp/verify', sender.token, { email, otp })).statusCode).toBe(200);
+    const self = await call('POST', '/api/transfer', sender.token, {
+      receiverEmail: email.toUpperCase(),
+      amount: 1,
+    });
+    expect([self.statusCode, self.json().message]).toEqual([400, messages.selfSendEmail]);
+    expect(await balanceOf(sender.token)).toBe('10.00');
   });
 
   it('replays a retried Idempotency-Key and refuses the key with another body', async () => {

@@ -44,6 +44,10 @@ export async function listTransfers(
     ? sql`AND (t.debit_account_id = ${options.accountId} OR t.credit_account_id = ${options.accountId})`
     : sql``;
   const forTransfer = options.transferId ? sql`AND t.id = ${options.transferId}` : sql``;
+  // Before the LIMIT, so a page of the default list is full even when some transfers were reversed.
+  const unreversed = options.includeReversed
+    ? sql``
+    : sql`AND NOT EXISTS (SELECT 1 FROM ledger_transfers x WHERE x.reverses_id = t.id)`;
   const result = await sql<TransferView>`
     SELECT t.id, t.amount_paise, t.kind, t.phase, t.created_at, t.debit_account_id, t.credit_account_id,
            du.id AS from_user_id, COALESCE(du.email, du.phone) AS from_email,
@@ -59,12 +63,14 @@ export async function listTransfers(
     JOIN ledger_accounts ca ON ca.id = t.credit_account_id
     LEFT JOIN users cu ON cu.id = ca.user_id
     LEFT JOIN merchants cm ON cm.id = ca.merchant_id
-    WHERE t.phase IN ('single', 'pending') ${forAccount} ${forTransfer}
+    WHERE t.phase IN ('single', 'pending') ${forAccount} ${forTransfer} ${unreversed}
     ORDER BY t.seq DESC
     LIMIT ${options.limit}`.execute(db);
-  return result.rows
-    .map((row) => ({ ...row, amount_paise: BigInt(row.amount_paise), created_at: new Date(row.created_at) }))
-    .filter((row) => options.includeReversed || !row.reversed);
+  return result.rows.map((row) => ({
+    ...row,
+    amount_paise: BigInt(row.amount_paise),
+    created_at: new Date(row.created_at),
+  }));
 }
 
 export function toTransactionRecord(view: TransferView, accountId: string): TransactionRecord {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { LedgerError } from '@hasta/ledger/rules';
 import type { Kysely } from 'kysely';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { Schema } from '../../src/db/schema';
 import { VerificationMissingError } from '../../src/ledger/batcher';
-import { SYSTEM_ACCOUNT_ID, type Ledger } from '../../src/ledger/ledger';
+import { auditLedger, SYSTEM_ACCOUNT_ID, type Ledger } from '../../src/ledger/ledger';
 
 /** Money issued into an account from the system account, as the admin's Send Value does. */
 export function issue(ledger: Ledger, to: string, amountPaise: bigint) {
@@ -164,4 +164,11 @@ export async function checkConcurrentTransfers(options: {
     retries,
     otherBodies: otherBodyAnswers.length,
   };
+}
+
+/** After every test of the file that calls it: the ledger's auditor finds nothing (the books balance). */
+export function auditAfterEachTest(db: () => Kysely<Schema>): void {
+  afterEach(async () => {
+    expect(await auditLedger(db())).toEqual([]);
+  });
 }
