@@ -84,7 +84,7 @@ export function TransferRoute() {
       toast.success(channel.kind === 'sms' ? messages.otpSentPhone : messages.otpSentEmail);
       return true;
     } catch (cause) {
-      setError(errorMessage(cause, messages.failedToSendOtp));
+      setError(errorMessage(cause, messages.failedToSendOtpRetry));
       return false;
     }
   };
@@ -144,7 +144,7 @@ export function TransferRoute() {
       clearOtpAttempts(identifier);
     } catch (cause) {
       if (isRejectedCode(cause)) recordFailedOtpAttempt(identifier);
-      setError(errorMessage(cause, messages.otpVerificationFailed));
+      setError(errorMessage(cause, messages.otpVerificationFailedRetry));
       setBusy(false);
       return;
     }
