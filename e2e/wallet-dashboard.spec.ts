@@ -87,6 +87,45 @@ test.describe('User dashboard, history and receive', () => {
     await page.context().close();
   });
 
+  test('the full history: older entries a page at a time, on the History tab and on /history', async ({
+    browser,
+    playwright,
+    baseURL,
+    account,
+  }) => {
+    test.setTimeout(90_000);
+    const admin = await adminSession(playwright, baseURL);
+    for (let rupees = 1; rupees <= 52; rupees += 1) await giveValue(admin, account.user.id, rupees);
+    await admin.dispose();
+
+    const page = await pageFor(browser, baseURL, account);
+    await page.goto('/user-dashboard');
+    await page
+      .getByRole('tablist', { name: 'Dashboard sections' })
+      .getByRole('tab', { name: 'History' })
+      .click();
+    const panel = page.getByRole('tabpanel');
+    const amounts = panel.getByTestId('history-amount');
+    await expect(amounts).toHaveCount(50);
+    await expect(amounts.first()).toHaveText(`+${inr(52)}`);
+    await panel.getByRole('button', { name: 'Load older entries' }).click();
+    await expect(amounts).toHaveCount(52);
+    await expect(amounts.last()).toHaveText(`+${inr(1)}`);
+    await expect(panel.getByRole('button', { name: 'Load older entries' })).toHaveCount(0);
+    expect(await axeViolations(page), 'history tab, all pages').toEqual([]);
+
+    await page.goto('/history');
+    const records = page.getByRole('article');
+    await expect(records).toHaveCount(50);
+    await expect(page.getByRole('article', { name: `Received ${inr(1)}` })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Load older entries' }).click();
+    await expect(records).toHaveCount(52);
+    await expect(page.getByRole('article', { name: `Received ${inr(1)}` })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Load older entries' })).toHaveCount(0);
+    expect(await axeViolations(page), '/history, all pages').toEqual([]);
+    await page.context().close();
+  });
+
   test('notifications toggle: toasts and remembered in localStorage', async ({ page, account }) => {
     await signIn(page, account);
     await page.goto('/user-dashboard');

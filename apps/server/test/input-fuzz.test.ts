@@ -103,4 +103,34 @@ describe(`input handling on ${testDatabaseKind}`, () => {
       throw error;
     }
   });
+
+  it('never answers 5xx to random history page queries', async () => {
+    const part = fc.oneof(
+      fc.string({ maxLength: 24 }),
+      fc.bigInt({ min: -1n, max: 2n ** 70n }).map(String),
+      fc.constantFrom('0', '0.0', '1.1', '999999999999999999.999999999999999999', '9223372036854775808'),
+    );
+    const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('/api/dashboard/history', '/api/transaction/history'),
+          fc.dictionary(fc.constantFrom('before', 'limit', 'userId'), part, { maxKeys: 3 }),
+          async (path, query) => {
+            const url = `${path}?${new URLSearchParams(query)}`;
+            const response = await test.app.inject({
+              method: 'GET',
+              url,
+              headers: { authorization: `Bearer ${token}` },
+            });
+            expect(response.statusCode, `${url}: ${response.body}`).toBeLessThan(500);
+          },
+        ),
+        { seed, numRuns: 200 },
+      );
+    } catch (error) {
+      console.error(`History query fuzz failed; replay with FUZZ_SEED=${seed}`);
+      throw error;
+    }
+  });
 });

@@ -359,6 +359,94 @@ describe(`the wallet API on ${testDatabaseKind}`, () => {
     expect(entry).toMatchObject({ type: 'transaction', txid: logged.id, tx: logged.blockchain_tx });
   });
 
+  it('pages the dashboard history and /history: every entry once, newest first, only one’s own', async () => {
+    const person = await fundedUser(0);
+    const palmScan = () =>
+      test.database.db
+        .insertInto('palm_events')
+        .values({
+          id: crypto.randomUUID(),
+          user_id: person.user.id,
+          type: 'palm.scan',
+          hand: 'left',
+          status: 'Success',
+          similarity: 50,
+        })
+        .execute();
+    for (let rupees = 1; rupees <= 7; rupees += 1) {
+      await call('POST', '/api/assignBalance', adminToken, { userId: person.user.id, amount: rupees });
+      if (rupees % 3 === 0) await palmScan();
+    }
+    await palmScan();
+    const get = async (url: string, token = person.token) => {
+      const response = await call('GET', url, token);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    };
+    const key = (entry: { type: string; txid: string | null; created_at: string }) =>
+      `${entry.type}:${entry.txid ?? entry.created_at}`;
+
+    const whole = await get('/api/dashboard/history?limit=200');
+    expect(whole.next).toBeNull();
+    expect(
+      whole.user_history.map((e: { type: string }) => e.type).filter((t: string) => t === 'transaction'),
+    ).toHaveLength(7);
+    expect(whole.user_history).toHaveLength(10);
+    expect((await get('/api/dashboard')).user).toMatchObject({ user_history_next: null });
+    const paged: Array<{ type: string; txid: string | null; created_at: string }> = [];
+    let before: string | null = '';
+    for (let page = 0; before !== null; page += 1) {
+      expect(page).toBeLessThan(5);
+      const answer = await get(`/api/dashboard/history?limit=3${before ? `&before=${before}` : ''}`);
+      expect(answer.user_history.length).toBeLessThanOrEqual(3);
+      paged.push(...answer.user_history);
+      before = answer.next;
+    }
+    expect(paged.map(key)).toEqual(whole.user_history.map(key));
+    expect(new Set(paged.map(key)).size).toBe(10);
+
+    const all = await get('/api/transaction/history');
+    expect(all.next).toBeNull();
+    expect(all.transactions.map((t: { amount: string }) => t.amount)).toEqual([
+      '7.00',
+      '6.00',
+      '5.00',
+      '4.00',
+      '3.00',
+      '2.00',
+      '1.00',
+    ]);
+    const ids: string[] = [];
+    before = '';
+    for (let page = 0; before !== null; page += 1) {
+      expect(page).toBeLessThan(5);
+      const answer = await get(`/api/transaction/history?limit=2${before ? `&before=${before}` : ''}`);
+      ids.push(...answer.transactions.map((t: { id: string }) => t.id));
+      before = answer.next;
+    }
+    expect(ids).toEqual(all.transactions.map((t: { id: string }) => t.id));
+
+    // Someone else's pages are not theirs to read; a cursor must be one the server gave.
+    const other = await fundedUser(0);
+    expect(
+      (await call('GET', `/api/dashboard/history?userId=${person.user.id}`, other.token)).statusCode,
+    ).toBe(403);
+    expect(
+      (await call('GET', `/api/dashboard/history?userId=${person.user.id}`, adminToken)).statusCode,
+    ).toBe(200);
+    for (const url of [
+      '/api/dashboard/history?before=abc',
+      '/api/dashboard/history?before=12',
+      '/api/dashboard/history?before=99999999999999999999.1',
+      '/api/dashboard/history?limit=0',
+      '/api/transaction/history?before=1.2',
+      '/api/transaction/history?limit=201',
+    ]) {
+      expect((await call('GET', url, person.token)).statusCode, url).toBe(400);
+    }
+    expect((await get('/api/transaction/history?before=999999999999999999')).transactions).toHaveLength(7);
+  });
+
   it('lets an admin delete a transfer by reversing it, once, and never into an overdraft', async () => {
     const sender = await fundedUser(100);
     const receiver = await fundedUser(0);

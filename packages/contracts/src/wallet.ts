@@ -55,7 +55,23 @@ export const transferResponseSchema = z.object({
   transaction: transactionRecordSchema,
 });
 
-export const transactionHistoryResponseSchema = z.object({ transactions: z.array(transactionRecordSchema) });
+/** Most entries one history page holds, and the default page. */
+export const HISTORY_PAGE_MAX = 200;
+
+/** A page of a history: its size, and where it starts (the `next` of the page before; none: the newest). */
+export const historyPageQuerySchema = z.object({
+  before: z
+    .string()
+    .regex(/^\d{1,18}(\.\d{1,18})?$/, messages.invalidRequest)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(HISTORY_PAGE_MAX).optional(),
+});
+
+export const transactionHistoryResponseSchema = z.object({
+  transactions: z.array(transactionRecordSchema),
+  /** The `before` of the next (older) page; null at the end. */
+  next: z.string().nullable(),
+});
 
 /** A history entry of the dashboard (spec §3 "History entry"). */
 export const historyEntrySchema = z.object({
@@ -82,10 +98,18 @@ export const dashboardResponseSchema = z.object({
     balance_paise: z.string(),
     palm_hash: z.string().nullable(),
     handinfo: z.object({ left: z.boolean(), right: z.boolean() }),
+    /** The newest entries; older ones page by page from GET /api/dashboard/history?before=user_history_next. */
     user_history: z.array(historyEntrySchema),
+    user_history_next: z.string().nullable(),
   }),
 });
 export type DashboardResponse = z.infer<typeof dashboardResponseSchema>;
+
+// GET /api/dashboard/history?userId&before&limit: the dashboard's History tab, older pages.
+export const dashboardHistoryResponseSchema = z.object({
+  user_history: z.array(historyEntrySchema),
+  next: z.string().nullable(),
+});
 
 // POST /api/assignBalance (admin)
 export const assignBalanceRequestSchema = z.object({

@@ -5,6 +5,8 @@ import type { Schema } from '../db/schema';
 
 export interface TransferView {
   id: string;
+  /** The ledger's order of writing: the newest has the highest. */
+  seq: bigint;
   amount_paise: bigint;
   kind: string;
   phase: 'single' | 'pending';
@@ -38,18 +40,27 @@ export function statusOf(view: Pick<TransferView, 'phase' | 'resolution' | 'reve
  */
 export async function listTransfers(
   db: Kysely<Schema>,
-  options: { accountId?: string; transferId?: string; limit: number; includeReversed: boolean },
+  options: {
+    accountId?: string;
+    transferId?: string;
+    /** Only transfers written before this one (its `seq`): the next page of a list. */
+    beforeSeq?: bigint | undefined;
+    limit: number;
+    includeReversed: boolean;
+  },
 ): Promise<TransferView[]> {
   const forAccount = options.accountId
     ? sql`AND (t.debit_account_id = ${options.accountId} OR t.credit_account_id = ${options.accountId})`
     : sql``;
   const forTransfer = options.transferId ? sql`AND t.id = ${options.transferId}` : sql``;
+  const older =
+    options.beforeSeq === undefined ? sql`` : sql`AND t.seq < ${options.beforeSeq.toString()}::int8`;
   // Before the LIMIT, so a page of the default list is full even when some transfers were reversed.
   const unreversed = options.includeReversed
     ? sql``
     : sql`AND NOT EXISTS (SELECT 1 FROM ledger_transfers x WHERE x.reverses_id = t.id)`;
   const result = await sql<TransferView>`
-    SELECT t.id, t.amount_paise, t.kind, t.phase, t.created_at, t.debit_account_id, t.credit_account_id,
+    SELECT t.id, t.seq, t.amount_paise, t.kind, t.phase, t.created_at, t.debit_account_id, t.credit_account_id,
            du.id AS from_user_id, COALESCE(du.email, du.phone) AS from_email,
            cu.id AS to_user_id, ca.merchant_id AS to_merchant_id, COALESCE(cu.email, cu.phone, cm.contact_email) AS to_email,
            (SELECT r.phase FROM ledger_transfers r WHERE r.pending_id = t.id) AS resolution,
@@ -63,11 +74,12 @@ export async function listTransfers(
     JOIN ledger_accounts ca ON ca.id = t.credit_account_id
     LEFT JOIN users cu ON cu.id = ca.user_id
     LEFT JOIN merchants cm ON cm.id = ca.merchant_id
-    WHERE t.phase IN ('single', 'pending') ${forAccount} ${forTransfer} ${unreversed}
+    WHERE t.phase IN ('single', 'pending') ${forAccount} ${forTransfer} ${older} ${unreversed}
     ORDER BY t.seq DESC
     LIMIT ${options.limit}`.execute(db);
   return result.rows.map((row) => ({
     ...row,
+    seq: BigInt(row.seq),
     amount_paise: BigInt(row.amount_paise),
     created_at: new Date(row.created_at),
   }));

@@ -4,7 +4,11 @@ import {
   adminTransactionsResponseSchema,
   assignBalanceRequestSchema,
   assignBalanceResponseSchema,
+  dashboardHistoryResponseSchema,
   dashboardResponseSchema,
+  historyPageQuerySchema,
+  HISTORY_PAGE_MAX,
+  type HistoryEntry,
   idempotencyHeaderSchema,
   deleteTransactionResponseSchema,
   transactionHistoryResponseSchema,
@@ -27,7 +31,6 @@ import { listTransfers, statusOf, toTransactionRecord } from '../ledger/queries'
 import { actingFor, requireAdmin, requireUser, requireUserRecheckedInTransaction } from '../plugins/auth';
 
 const TRANSFER_VERIFICATION_TTL_MS = 5 * 60_000;
-const HISTORY_LIMIT = 200;
 const DASHBOARD_HISTORY_LIMIT = 50;
 const ADMIN_LIST_LIMIT = 500;
 /** Most receiver addresses read by one query. */
@@ -110,6 +113,83 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
     return user;
   }
 
+  /**
+   * One page of a person's dashboard history, newest first: their transfers and their palm events, merged by
+   * time. Each source is read in its own order of writing from where the previous page left it, so a page
+   * never repeats or skips an entry; `next` holds both places ("transfer seq.palm event seq"), null at the end.
+   */
+  async function historyPage(
+    userId: string,
+    accountId: string,
+    before: string | undefined,
+    size: number,
+  ): Promise<{ entries: HistoryEntry[]; next: string | null }> {
+    const [transfersBefore, palmBefore] =
+      before === undefined ? [undefined, undefined] : before.split('.').map((part) => BigInt(part));
+    if (before !== undefined && palmBefore === undefined) throw AppError.of('BAD_REQUEST', 'invalidRequest');
+    // One more than a page from each source: whatever is left over says there is an older page.
+    const [transfers, palmEvents] = await Promise.all([
+      listTransfers(db, { accountId, beforeSeq: transfersBefore, limit: size + 1, includeReversed: true }),
+      db
+        .selectFrom('palm_events')
+        .select(['seq', 'type', 'status', 'similarity', 'created_at'])
+        .where('user_id', '=', userId)
+        .where('type', 'in', ['palm.enrolled', 'palm.scan'])
+        .$if(palmBefore !== undefined, (query) => query.where('seq', '<', String(palmBefore)))
+        .orderBy('seq', 'desc')
+        .limit(size + 1)
+        .execute(),
+    ]);
+    const fromTransfers = transfers.map((view) => {
+      const record = toTransactionRecord(view, accountId);
+      const entry: HistoryEntry = {
+        type: 'transaction',
+        created_at: record.created_at,
+        sender: record.from_user_email,
+        receiver: record.to_user_email,
+        amount: record.amount,
+        status: record.status,
+        similarity: null,
+        txid: record.id,
+        // The payment's entry in the verifiable log, as on its receipt (null until it is sequenced).
+        tx: record.blockchain_tx,
+      };
+      return { seq: view.seq, entry };
+    });
+    const fromPalm = palmEvents.map((event) => {
+      const entry: HistoryEntry = {
+        type: event.type === 'palm.enrolled' ? 'palm_registration' : 'palm_manual_scan',
+        created_at: new Date(event.created_at).toISOString(),
+        sender: null,
+        receiver: null,
+        amount: null,
+        status: event.type === 'palm.enrolled' ? 'Completed' : (event.status ?? 'Success'),
+        similarity: event.similarity,
+        txid: null,
+        tx: null,
+      };
+      return { seq: BigInt(event.seq), entry };
+    });
+    // Merge the two, each taken in its own order, the later first (a transfer first at the same time).
+    const entries: HistoryEntry[] = [];
+    let t = 0;
+    let p = 0;
+    while (entries.length < size && (t < fromTransfers.length || p < fromPalm.length)) {
+      const transferNext =
+        p >= fromPalm.length ||
+        (t < fromTransfers.length && fromTransfers[t]!.entry.created_at >= fromPalm[p]!.entry.created_at);
+      entries.push(transferNext ? fromTransfers[t++]!.entry : fromPalm[p++]!.entry);
+    }
+    if (t === fromTransfers.length && p === fromPalm.length) return { entries, next: null };
+    /** Where a source goes on: below the last entry taken from it, else where it was. */
+    const resume = (taken: number, fetched: readonly { seq: bigint }[], was: bigint | undefined) =>
+      taken > 0 ? fetched[taken - 1]!.seq : (was ?? (fetched.length > 0 ? fetched[0]!.seq + 1n : 0n));
+    return {
+      entries,
+      next: `${resume(t, fromTransfers, transfersBefore)}.${resume(p, fromPalm, palmBefore)}`,
+    };
+  }
+
   app.get(
     '/dashboard',
     {
@@ -125,58 +205,15 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
       const accountId = await ledger.ensureUserAccount(user.id);
       const account = (await ledger.account(accountId))!;
       const balance = account.creditsPosted - account.debitsPosted;
-      const transfers = await listTransfers(db, {
-        accountId,
-        limit: DASHBOARD_HISTORY_LIMIT,
-        includeReversed: true,
-      });
-      const [templates, palmEvents] = await Promise.all([
+      const [templates, history] = await Promise.all([
         db
           .selectFrom('palm_templates')
           .select(['hand', 'palm_hash'])
           .where('user_id', '=', user.id)
           .orderBy('created_at')
           .execute(),
-        db
-          .selectFrom('palm_events')
-          .select(['type', 'status', 'similarity', 'created_at'])
-          .where('user_id', '=', user.id)
-          .where('type', 'in', ['palm.enrolled', 'palm.scan'])
-          .orderBy('seq', 'desc')
-          .limit(DASHBOARD_HISTORY_LIMIT)
-          .execute(),
+        historyPage(user.id, accountId, undefined, DASHBOARD_HISTORY_LIMIT),
       ]);
-      const history = [
-        ...transfers.map((view) => {
-          const record = toTransactionRecord(view, accountId);
-          return {
-            type: 'transaction' as const,
-            created_at: record.created_at,
-            sender: record.from_user_email,
-            receiver: record.to_user_email,
-            amount: record.amount,
-            status: record.status,
-            similarity: null,
-            txid: record.id,
-            // The payment's entry in the verifiable log, as on its receipt (null until it is sequenced).
-            tx: record.blockchain_tx,
-          };
-        }),
-        ...palmEvents.map((event) => ({
-          type:
-            event.type === 'palm.enrolled' ? ('palm_registration' as const) : ('palm_manual_scan' as const),
-          created_at: new Date(event.created_at).toISOString(),
-          sender: null,
-          receiver: null,
-          amount: null,
-          status: event.type === 'palm.enrolled' ? 'Completed' : (event.status ?? 'Success'),
-          similarity: event.similarity,
-          txid: null,
-          tx: null,
-        })),
-      ]
-        .sort((a, b) => b.created_at.localeCompare(a.created_at))
-        .slice(0, DASHBOARD_HISTORY_LIMIT);
       return {
         user: {
           id: user.id,
@@ -190,9 +227,33 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
             left: templates.some((row) => row.hand === 'left'),
             right: templates.some((row) => row.hand === 'right'),
           },
-          user_history: history,
+          user_history: history.entries,
+          user_history_next: history.next,
         },
       };
+    },
+  );
+
+  app.get(
+    '/dashboard/history',
+    {
+      schema: {
+        tags,
+        summary: 'Older pages of the dashboard history (their own; an admin may name anyone)',
+        querystring: historyPageQuerySchema.extend({ userId: z.uuid(messages.userNotFound).optional() }),
+        response: { 200: dashboardHistoryResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = await userOrNotFound(actingFor(await requireUser(request), request.query.userId));
+      const accountId = await ledger.ensureUserAccount(user.id);
+      const page = await historyPage(
+        user.id,
+        accountId,
+        request.query.before,
+        request.query.limit ?? DASHBOARD_HISTORY_LIMIT,
+      );
+      return { user_history: page.entries, next: page.next };
     },
   );
 
@@ -201,16 +262,29 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Transfers a user sent or received, newest first',
-        querystring: z.object({ userId: z.uuid(messages.userNotAuthenticated).optional() }),
+        summary: 'Transfers a user sent or received, newest first, a page at a time',
+        querystring: historyPageQuerySchema.extend({
+          userId: z.uuid(messages.userNotAuthenticated).optional(),
+        }),
         response: { 200: transactionHistoryResponseSchema },
       },
     },
     async (request) => {
       const userId = actingFor(await requireUser(request), request.query.userId);
       const accountId = await ledger.ensureUserAccount((await userOrNotFound(userId)).id);
-      const transfers = await listTransfers(db, { accountId, limit: HISTORY_LIMIT, includeReversed: true });
-      return { transactions: transfers.map((view) => toTransactionRecord(view, accountId)) };
+      if (request.query.before?.includes('.')) throw AppError.of('BAD_REQUEST', 'invalidRequest');
+      const size = request.query.limit ?? HISTORY_PAGE_MAX;
+      const transfers = await listTransfers(db, {
+        accountId,
+        beforeSeq: request.query.before === undefined ? undefined : BigInt(request.query.before),
+        limit: size + 1,
+        includeReversed: true,
+      });
+      const page = transfers.slice(0, size);
+      return {
+        transactions: page.map((view) => toTransactionRecord(view, accountId)),
+        next: transfers.length > size ? page[page.length - 1]!.seq.toString() : null,
+      };
     },
   );
 

@@ -1,10 +1,11 @@
 import { otpSendResponseSchema, otpVerifyResponseSchema } from '@hasta/contracts/auth';
 import {
+  dashboardHistoryResponseSchema,
   dashboardResponseSchema,
   transactionHistoryResponseSchema,
   transferResponseSchema,
 } from '@hasta/contracts/wallet';
-import type { DashboardResponse, TransactionRecord } from '@hasta/contracts/wallet';
+import type { DashboardResponse, HistoryEntry, TransactionRecord } from '@hasta/contracts/wallet';
 import type { z } from 'zod';
 
 import { apiRequest } from '../../../lib/api-client';
@@ -23,16 +24,47 @@ export async function fetchDashboard(userId: string, signal?: AbortSignal): Prom
   return answer.user;
 }
 
-/** GET /api/transaction/history?userId= (spec §2.14). */
+export const dashboardHistoryQueryKey = (userId: string) => ['wallet', 'dashboard-history', userId] as const;
+
+/** A page of a list and where the next (older) one starts; null at the end. */
+export interface HistoryPage<T> {
+  items: T[];
+  next: string | null;
+}
+
+/** The query of a page: the person, and `before` for an older page. */
+function pageQuery(userId: string, before: string | undefined, limit: number): string {
+  const query = new URLSearchParams({ userId, limit: String(limit) });
+  if (before !== undefined) query.set('before', before);
+  return query.toString();
+}
+
+/** GET /api/transaction/history?userId=&before=&limit= (spec §2.14): a page of transfers, newest first. */
 export async function fetchTransactionHistory(
   userId: string,
+  before: string | undefined,
+  limit: number,
   signal?: AbortSignal,
-): Promise<TransactionRecord[]> {
-  const answer = await apiRequest(`/api/transaction/history?${new URLSearchParams({ userId })}`, {
+): Promise<HistoryPage<TransactionRecord>> {
+  const answer = await apiRequest(`/api/transaction/history?${pageQuery(userId, before, limit)}`, {
     schema: transactionHistoryResponseSchema,
     ...(signal === undefined ? {} : { signal }),
   });
-  return answer.transactions;
+  return { items: answer.transactions, next: answer.next };
+}
+
+/** GET /api/dashboard/history?userId=&before=&limit=: older pages of the dashboard's History tab. */
+export async function fetchDashboardHistory(
+  userId: string,
+  before: string,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<HistoryPage<HistoryEntry>> {
+  const answer = await apiRequest(`/api/dashboard/history?${pageQuery(userId, before, limit)}`, {
+    schema: dashboardHistoryResponseSchema,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  return { items: answer.user_history, next: answer.next };
 }
 
 export type OtpChannel = { kind: 'sms'; phone: string } | { kind: 'email'; email: string };

@@ -1,7 +1,7 @@
 import { HISTORY_ID_SHOWN_CHARS, HISTORY_STAGGER_S } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import type { TransactionRecord } from '@hasta/contracts/wallet';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { motion, useReducedMotion } from 'motion/react';
 import { Link } from 'react-router';
 
@@ -12,21 +12,29 @@ import { useStoredUser } from '../../../lib/auth-storage';
 import { formatDateTime, formatInr } from '../../../lib/money-format';
 import { fetchTransactionHistory, historyQueryKey } from '../api/wallet';
 import { BackToDashboard } from '../components/back-to-dashboard';
+import { LoadMore } from '../components/load-more';
 
 function shortId(value: string | null): string {
   return value === null || value === '' ? '—' : `${value.slice(0, HISTORY_ID_SHOWN_CHARS)}...`;
 }
 
-/** Transaction History (spec §2.14). */
+/** Transfers a page asks for at a time. */
+const PAGE_SIZE = 50;
+
+/** Transaction History (spec §2.14): the newest page, then older ones on request. */
 export function HistoryRoute() {
   const user = useStoredUser();
   const userId = user === null ? null : String(user.id);
-  const history = useQuery({
+  const history = useInfiniteQuery({
     queryKey: historyQueryKey(userId ?? ''),
-    queryFn: ({ signal }) => fetchTransactionHistory(userId ?? '', signal),
+    queryFn: ({ signal, pageParam }) => fetchTransactionHistory(userId ?? '', pageParam, PAGE_SIZE, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next ?? undefined,
     enabled: userId !== null,
     refetchOnMount: 'always',
   });
+  const pages = history.data?.pages ?? [];
+  const empty = history.isSuccess && pages.every((page) => page.items.length === 0);
 
   return (
     <Page title="Transaction History" lead="Your blockchain transaction records">
@@ -40,7 +48,7 @@ export function HistoryRoute() {
           Loading transaction history...
         </p>
       ) : null}
-      {history.isError ? (
+      {history.isError && pages.length === 0 ? (
         <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
           <p className="font-medium text-red-800">
             {errorMessage(history.error, messages.failedToLoadHistory)}
@@ -50,35 +58,48 @@ export function HistoryRoute() {
           </button>
         </div>
       ) : null}
-      {history.isSuccess && history.data.length === 0 ? (
+      {empty ? (
         <div className={`${cardClass} text-center`}>
           <p className="text-lg font-semibold text-slate-900">No transactions found</p>
           <p className="mt-1 text-slate-600">Your transaction history will appear here</p>
         </div>
       ) : null}
-      {history.isSuccess && history.data.length > 0 ? <Records records={history.data} /> : null}
+      {!empty && pages.length > 0 ? (
+        <>
+          <ul className="space-y-4">
+            {pages.map((page) => (
+              <Records key={page.items[0]?.id ?? 'empty'} records={page.items} />
+            ))}
+          </ul>
+          <LoadMore
+            hasMore={history.hasNextPage}
+            loading={history.isFetchingNextPage}
+            error={
+              history.isFetchNextPageError ? errorMessage(history.error, messages.failedToLoadHistory) : null
+            }
+            onLoad={() => void history.fetchNextPage()}
+          />
+        </>
+      ) : null}
       <BackToDashboard />
     </Page>
   );
 }
 
+/** One page of records; each page staggers in from its own first item. */
 function Records({ records }: { records: readonly TransactionRecord[] }) {
   const reduce = useReducedMotion() === true;
-  return (
-    <ul className="space-y-4">
-      {records.map((record, index) => (
-        <motion.li
-          key={record.id}
-          className={cardClass}
-          initial={reduce ? false : { opacity: 0, y: 12 }}
-          animate={{ opacity: 1, y: 0 }}
-          transition={reduce ? { duration: 0 } : { duration: 0.3, delay: index * HISTORY_STAGGER_S }}
-        >
-          <Record record={record} />
-        </motion.li>
-      ))}
-    </ul>
-  );
+  return records.map((record, index) => (
+    <motion.li
+      key={record.id}
+      className={cardClass}
+      initial={reduce ? false : { opacity: 0, y: 12 }}
+      animate={{ opacity: 1, y: 0 }}
+      transition={reduce ? { duration: 0 } : { duration: 0.3, delay: index * HISTORY_STAGGER_S }}
+    >
+      <Record record={record} />
+    </motion.li>
+  ));
 }
 
 function Record({ record }: { record: TransactionRecord }) {

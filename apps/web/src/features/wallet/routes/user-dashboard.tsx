@@ -1,4 +1,5 @@
 import { RECENT_HISTORY_COUNT } from '@hasta/contracts/constants';
+import type { HistoryEntry } from '@hasta/contracts/wallet';
 import { messages } from '@hasta/contracts/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,9 +15,10 @@ import { cardClass, primaryButtonClass, secondaryButtonClass } from '../../../co
 import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
 import { formatInr } from '../../../lib/money-format';
-import { dashboardQueryKey, fetchDashboard } from '../api/wallet';
+import { dashboardQueryKey, fetchDashboard, fetchDashboardHistory } from '../api/wallet';
 import type { DashboardUser } from '../api/wallet';
 import { HistoryList } from '../components/history-list';
+import { LoadMore } from '../components/load-more';
 
 const NOTIFICATIONS_KEY = 'notificationsActive';
 const MASK = '••••••';
@@ -134,7 +136,8 @@ export function UserDashboardRoute({ consentTab: ConsentTab }: { consentTab: Con
           <div className="mt-8">
             <Tabs label="Dashboard sections" tabs={TABS} active={tab} onChange={setTab}>
               {tab === 'wallet' ? <WalletTab user={data} /> : null}
-              {tab === 'history' ? <HistoryTab user={data} /> : null}
+              {/* Loaded pages start again whenever the dashboard's newest page changes. */}
+              {tab === 'history' ? <HistoryTab key={dashboard.dataUpdatedAt} user={data} /> : null}
               {tab === 'consent' ? (
                 <ConsentTab
                   palmHash={data.palm_hash}
@@ -223,18 +226,44 @@ function WalletTab({ user }: { user: DashboardUser }) {
   );
 }
 
+/** Older entries the History tab asks for at a time. */
+const HISTORY_PAGE_SIZE = 50;
+
+/** The full list: the dashboard's newest entries, then older pages on request. */
 function HistoryTab({ user }: { user: DashboardUser }) {
+  const [older, setOlder] = useState<HistoryEntry[]>([]);
+  const [next, setNext] = useState(user.user_history_next);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const entries = older.length === 0 ? user.user_history : [...user.user_history, ...older];
+
+  const loadOlder = async (): Promise<void> => {
+    if (next === null || loading) return;
+    setLoading(true);
+    setError(null);
+    try {
+      const page = await fetchDashboardHistory(user.id, next, HISTORY_PAGE_SIZE);
+      setOlder((shown) => [...shown, ...page.items]);
+      setNext(page.next);
+    } catch (cause) {
+      setError(errorMessage(cause, messages.failedToLoadDashboard));
+    } finally {
+      setLoading(false);
+    }
+  };
+
   return (
     <section aria-labelledby="all-history-heading">
       <h2 id="all-history-heading" className="text-xl font-semibold text-slate-900">
         History
       </h2>
       <div className="mt-3">
-        {user.user_history.length === 0 ? (
+        {entries.length === 0 ? (
           <p className="text-slate-600">No history yet.</p>
         ) : (
-          <HistoryList entries={user.user_history} viewer={user} />
+          <HistoryList entries={entries} viewer={user} />
         )}
+        <LoadMore hasMore={next !== null} loading={loading} error={error} onLoad={() => void loadOlder()} />
       </div>
     </section>
   );
