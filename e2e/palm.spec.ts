@@ -12,6 +12,7 @@ import { openTab } from './support/admin';
 import { axeViolations } from './support/axe';
 import { launchWithPalmCamera } from './support/camera';
 import { createMerchant } from './support/merchant';
+import { extractCode, nextMessage } from './support/outbox';
 import { adminSession, apiSession, giveValue, inr } from './support/wallet';
 
 /**
@@ -432,6 +433,64 @@ test.describe('Palm payments through the camera', () => {
     await expect(payerPage.getByText('Sent', { exact: true })).toBeVisible();
     await expect(payerPage.getByText(`${palmHash.slice(0, 20)}...`, { exact: true })).toBeVisible();
     await payerPage.context().close();
+  });
+
+  test('/receive above the palm limit: the payer’s code from their phone confirms; Cancel pays nothing', async ({
+    playwright,
+    baseURL,
+    account: receiver,
+    phoneAccount: payer,
+  }) => {
+    test.setTimeout(150_000);
+    const seed = newSeed();
+    const payerPalm = { seed, identity: 0 };
+    const payerSession = await apiSession(playwright, baseURL, payer);
+    await registerByApi(payerSession, payerPalm, 'right');
+    const admin = await adminSession(playwright, baseURL);
+    await giveValue(admin, payer.user.id, 8000);
+    await admin.dispose();
+
+    const camera = await launchWithPalmCamera(playwright, payerPalm, 'payer-palm-code');
+    try {
+      const page = await signedInPage(camera, baseURL, receiver);
+      await page.goto('/receive');
+      await page.getByLabel('Expected Amount (INR)').fill('6000');
+      await page.getByRole('button', { name: 'Confirm Receive' }).click();
+      // The palm names the payer; ₹6,000 is above the palm limit, so a code goes to the payer's phone.
+      const codeStep = page.getByText(messages.palmCodeSentPhone);
+      const first = await nextMessage(payerSession, payer.contact, () =>
+        expect(codeStep).toBeVisible({ timeout: SCAN_TIMEOUT_MS }),
+      );
+      await expect(page.getByText('SMS OTP', { exact: true })).toBeVisible();
+      await expect(page.getByText(`Sent to ••••${payer.contact.slice(-4)}.`, { exact: false })).toBeVisible();
+      expect(await axeViolations(page), 'code step').toEqual([]);
+      // Cancel: nothing is paid, and the scanner is back.
+      await page.getByRole('button', { name: 'Cancel payment' }).click();
+      await expect(page.getByText(messages.palmPaymentCancelled)).toBeVisible();
+      expect(await balanceOf(payerSession, payer)).toBe('8000.00');
+      // The code of a cancelled payment pays nothing; a new scan sends a new one.
+      const second = await nextMessage(payerSession, payer.contact, () =>
+        expect(codeStep).toBeVisible({ timeout: SCAN_TIMEOUT_MS }),
+      );
+      const code = extractCode(second.body);
+      expect(second.id).not.toBe(first.id);
+      await page.getByLabel('Payer’s 6-digit code').fill(code === '000000' ? '111111' : '000000');
+      await page.getByRole('button', { name: 'Confirm payment' }).click();
+      await expect(page.getByText(messages.invalidVerificationCode)).toBeVisible();
+      await page.getByLabel('Payer’s 6-digit code').fill(code);
+      await page.getByRole('button', { name: 'Confirm payment' }).click();
+      await expect(page.getByText(messages.authenticationSuccessful)).toBeVisible();
+      await expect(
+        page.getByText(`Received ${inr(6000)} from ${payer.contact}.`, { exact: false }),
+      ).toBeVisible();
+    } finally {
+      await camera.close();
+    }
+    expect(await balanceOf(payerSession, payer)).toBe('2000.00');
+    await payerSession.dispose();
+    const receiverSession = await apiSession(playwright, baseURL, receiver);
+    expect(await balanceOf(receiverSession, receiver)).toBe('6000.00');
+    await receiverSession.dispose();
   });
 
   test('a palm nobody registered is refused with the server’s message and Try Again; no money moves', async ({

@@ -71,7 +71,7 @@ export const envSchema = z
     LEDGER_MIN_AMOUNT_PAISE: z.coerce.number().int().min(1).max(100_000_000_000_000).default(1),
     /** How often pending transfers past their timeout are voided (their money released); 0: no rounds. */
     LEDGER_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
-    /** Largest palm payment in paise (no OTP: the palm is the factor). Default ₹5,000. */
+    /** Largest palm payment the palm alone pays, in paise; above it the payer's code confirms (decision 022). */
     PALM_MAX_PAYMENT_PAISE: z.coerce.number().int().min(1).max(20_000_000).default(500_000),
     // Anchoring the log on an EVM chain (decision 015). `none` (the default): receipts say they are not
     // anchored. `evm`: the registry at ANCHOR_CONTRACT on ANCHOR_CHAIN, written with ANCHOR_PRIVATE_KEY.

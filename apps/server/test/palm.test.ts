@@ -3,10 +3,17 @@ import type { PalmScan } from '@hasta/contracts/palm';
 import { createIdentity, renderSample, type SyntheticIdentity } from '@hasta/palm/synthetic';
 import { verifyReceipt } from '@hasta/tlog/receipt';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { palmKeyFrom } from '../src/palm/palm-keys';
 import { mirrorFrame, PalmService } from '../src/palm/palm-service';
-import { bearer, registerUser, signInAsAdmin } from './support/auth-helpers';
+import {
+  bearer,
+  lastCode,
+  registerUser,
+  signInAsAdmin,
+  uniqueEmail,
+  uniquePhone,
+} from './support/auth-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
@@ -46,7 +53,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
   const give = (userId: string, amount: number) => post('/api/assignBalance', adminToken, { userId, amount });
 
   beforeAll(async () => {
-    test = await buildTestApp();
+    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
   auditAfterEachTest(() => test.database.db);
@@ -188,11 +195,6 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       scan: scanOf(7, [23, 24, 25]),
     });
     expect(elsewhere.statusCode).toBe(403);
-    const large = await post('/Palm/authenticate', receiver.token, {
-      amount: 5000.01,
-      scan: scanOf(7, [1, 2]),
-    });
-    expect(large.json().message).toBe(messages.palmPaymentTooLarge);
     const broke = await post('/Palm/authenticate', receiver.token, {
       amount: 800,
       scan: scanOf(7, [3, 4, 5]),
@@ -203,6 +205,149 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     ).toBe(401);
     expect(await balanceOf(payer.token)).toBe('749.50');
     expect(await balanceOf(receiver.token)).toBe('250.50');
+  });
+
+  it('waits for the payer’s code above the palm limit: confirm, wrong codes, cancel, expiry, only its receiver', async () => {
+    const phone = uniquePhone();
+    const payer = await registerUser(test.app, test.database, { phone });
+    const receiver = await registerUser(test.app, test.database);
+    const other = await registerUser(test.app, test.database);
+    await register(payer.token, 'left', scanOf(21, [0, 1, 2]));
+    await give(payer.user.id, 20000);
+    const pay = (amount: number, samples: number[], key?: string) =>
+      post(
+        '/Palm/authenticate',
+        receiver.token,
+        { amount, scan: scanOf(21, samples) },
+        key === undefined ? {} : { 'idempotency-key': key },
+      );
+    const confirm = (id: string, otp: string, token = receiver.token) =>
+      post('/Palm/authenticate/confirm', token, { payment_id: id, otp });
+    const cancel = (id: string) => post('/Palm/authenticate/cancel', receiver.token, { payment_id: id });
+    const payerAccount = await test.app.ledger.ensureUserAccount(payer.user.id);
+    const reserved = async () => (await test.app.ledger.account(payerAccount))!.debitsPending;
+    const codesSent = async () =>
+      (
+        await test.database.db
+          .selectFrom('outbox_messages')
+          .select('id')
+          .where('to_address', '=', phone)
+          .execute()
+      ).length;
+    const otherCode = (code: string) => (code === '000000' ? '111111' : '000000');
+
+    // Above ₹5,000: the amount is reserved and the payer gets a code on their phone.
+    const sentBefore = await codesSent();
+    const waiting = await pay(6000, [10, 11, 12], 'big-1');
+    expect(waiting.statusCode).toBe(202);
+    const { confirmation } = waiting.json();
+    expect(waiting.json()).toMatchObject({
+      success: true,
+      state: false,
+      confirmation_required: true,
+      message: messages.palmCodeSentPhone,
+      confirmation: { channel: 'sms', sent_to: `••••${phone.slice(-4)}`, amount: '6000.00' },
+    });
+    expect(await reserved()).toBe(600_000n);
+    const code = await lastCode(test.database, phone);
+    // The same key again is the same waiting payment, and no second code.
+    const again = await pay(6000, [13, 14, 15], 'big-1');
+    expect([again.statusCode, again.json().confirmation.id]).toEqual([202, confirmation.id]);
+    expect(await codesSent()).toBe(sentBefore + 1);
+    // Only its receiver can confirm; a wrong code is refused.
+    expect((await confirm(confirmation.id, code, other.token)).statusCode).toBe(404);
+    const wrong = await confirm(confirmation.id, otherCode(code));
+    expect([wrong.statusCode, wrong.json().message]).toEqual([400, messages.invalidVerificationCode]);
+    const paid = await confirm(confirmation.id, code);
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json()).toMatchObject({
+      authenticated: true,
+      message: messages.authenticationSuccessful,
+      transaction: { id: confirmation.id, amount: '6000.00', status: 'completed', direction: 'received' },
+    });
+    expect([await balanceOf(payer.token), await balanceOf(receiver.token), await reserved()]).toEqual([
+      '14000.00',
+      '6000.00',
+      0n,
+    ]);
+    expect((await confirm(confirmation.id, code)).json().transaction.id).toBe(confirmation.id);
+    expect((await cancel(confirmation.id)).json().message).toBe(messages.palmPaymentAlreadyConfirmed);
+
+    // Cancelled: nothing paid, the code no longer works.
+    const second = (await pay(5500, [16, 17, 18])).json().confirmation;
+    const secondCode = await lastCode(test.database, phone);
+    expect(await reserved()).toBe(550_000n);
+    expect((await cancel(second.id)).json().message).toBe(messages.palmPaymentCancelled);
+    expect(await reserved()).toBe(0n);
+    expect((await confirm(second.id, secondCode)).json().message).toBe(messages.palmPaymentClosed);
+    expect((await cancel(second.id)).statusCode).toBe(200);
+
+    // Five wrong codes: given up.
+    const third = (await pay(5001, [19, 20, 21])).json().confirmation;
+    const thirdCode = await lastCode(test.database, phone);
+    for (let attempt = 1; attempt <= 4; attempt += 1)
+      expect((await confirm(third.id, otherCode(thirdCode))).statusCode).toBe(400);
+    const fifth = await confirm(third.id, otherCode(thirdCode));
+    expect([fifth.statusCode, fifth.json().message]).toEqual([429, messages.tooManyAttempts]);
+    expect((await confirm(third.id, thirdCode)).json().message).toBe(messages.palmPaymentClosed);
+    expect(await reserved()).toBe(0n);
+
+    // At most 3 codes to one payer in 10 minutes: a fourth payment reserves nothing.
+    const fourth = await pay(5002, [22, 23, 24]);
+    expect([fourth.statusCode, fourth.json().message]).toEqual([429, messages.tooManyOtpRequests]);
+    expect(await reserved()).toBe(0n);
+
+    // Nobody confirms in time: the expiry round gives it up, or the late confirmation does.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 11 * 60_000);
+      const fifthPayment = (await pay(5003, [25, 26, 27])).json().confirmation;
+      const fifthCode = await lastCode(test.database, phone);
+      vi.setSystemTime(Date.now() + 6 * 60_000);
+      expect(await test.app.pendingExpiry.runOnce()).toContain(fifthPayment.id);
+      expect((await confirm(fifthPayment.id, fifthCode)).json().message).toBe(messages.palmPaymentExpired);
+      const sixth = (await pay(5004, [28, 29, 30])).json().confirmation;
+      const sixthCode = await lastCode(test.database, phone);
+      vi.setSystemTime(Date.now() + 6 * 60_000);
+      const late = await confirm(sixth.id, sixthCode);
+      expect([late.statusCode, late.json().message]).toEqual([409, messages.palmPaymentExpired]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect([await balanceOf(payer.token), await reserved()]).toEqual(['14000.00', 0n]);
+    const outcomes = await test.database.db
+      .selectFrom('palm_payment_confirmations')
+      .select('outcome')
+      .where('payer_user_id', '=', payer.user.id)
+      .orderBy('created_at')
+      .execute();
+    expect(outcomes.map((row) => row.outcome)).toEqual(['paid', 'cancelled', 'failed', 'expired', 'expired']);
+  });
+
+  it('takes a store’s palm payment above the palm limit once its owner enters the customer’s code', async () => {
+    const merchant = await approvedMerchant(test.app, test.database, adminToken, 'Big Mart');
+    const email = uniqueEmail('buyer');
+    const customer = await registerUser(test.app, test.database, { email });
+    await register(customer.token, 'right', scanOf(22, [0, 1, 2]));
+    await give(customer.user.id, 9000);
+    const waiting = await post('/api/transaction', merchant.token, {
+      amount: 8000,
+      scan: scanOf(22, [5, 6, 7]),
+    });
+    expect(waiting.statusCode).toBe(202);
+    expect(waiting.json()).toMatchObject({
+      message: messages.palmCodeSentEmail,
+      confirmation: {
+        channel: 'email',
+        sent_to: `${email.slice(0, 2)}•••${email.slice(email.indexOf('@'))}`,
+      },
+    });
+    const id = waiting.json().confirmation.id as string;
+    const code = await lastCode(test.database, email);
+    const paid = await post('/Palm/authenticate/confirm', merchant.token, { payment_id: id, otp: code });
+    expect(paid.statusCode).toBe(200);
+    expect(await balanceOf(customer.token)).toBe('1000.00');
+    expect((await get('/api/merchant/summary', merchant.token)).json()).toMatchObject({ balance: '8000.00' });
   });
 
   it('slows down a receiver whose scans keep recognising nobody: 5 in 15 minutes, 20 in a day', async () => {

@@ -78,6 +78,34 @@ export const palmPaymentResponseSchema = z.object({
   transaction: transactionRecordSchema,
 });
 
+/**
+ * 202 from the same calls: a palm payment above the palm limit waits for the payer's code (decision 022).
+ * The palm named the payer and the amount is reserved; the code went to the payer's own phone or email.
+ */
+export const palmConfirmationResponseSchema = z.object({
+  success: z.literal(true),
+  state: z.literal(false),
+  confirmation_required: z.literal(true),
+  message: z.string(),
+  confirmation: z.object({
+    /** The payment's id: confirm or cancel it with this. */
+    id: z.string(),
+    channel: z.enum(['sms', 'email']),
+    /** The payer's phone or email, mostly hidden ("••••3210", "as•••@example.in"). */
+    sent_to: z.string(),
+    amount: z.string(),
+    expires_at: z.string(),
+  }),
+});
+export type PalmConfirmation = z.infer<typeof palmConfirmationResponseSchema>['confirmation'];
+
+// POST /Palm/authenticate/confirm, POST /Palm/authenticate/cancel (the receiver of that payment only)
+export const palmConfirmRequestSchema = z.object({
+  payment_id: z.uuid(messages.palmPaymentNotFound),
+  otp: z.string().regex(/^\d{6}$/, messages.invalidOtp),
+});
+export const palmCancelRequestSchema = z.object({ payment_id: z.uuid(messages.palmPaymentNotFound) });
+
 // POST /api/transaction (a merchant takes a palm payment into the signed-in store)
 export const merchantPalmPaymentRequestSchema = z.object({
   amount: rupeesAmountSchema,

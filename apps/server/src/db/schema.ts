@@ -305,6 +305,22 @@ export interface PalmEventsTable {
   created_at: Generated<Date>;
 }
 
+export interface PalmPaymentConfirmationsTable {
+  transfer_id: string;
+  payer_user_id: string;
+  receiver_user_id: string;
+  channel: 'sms' | 'email';
+  code_hash: string;
+  failed_attempts: ColumnType<number, number | undefined, number>;
+  outcome: ColumnType<
+    'paid' | 'cancelled' | 'failed' | 'expired' | null,
+    never,
+    'paid' | 'cancelled' | 'failed' | 'expired'
+  >;
+  created_at: Generated<Date>;
+  resolved_at: ColumnType<Date | null, never, Date>;
+}
+
 export interface PalmScanFailuresTable {
   id: Generated<string>;
   receiver_user_id: string;
@@ -322,6 +338,7 @@ export interface Schema {
   palm_events: PalmEventsTable;
   palm_settings: PalmSettingsTable;
   palm_scan_failures: PalmScanFailuresTable;
+  palm_payment_confirmations: PalmPaymentConfirmationsTable;
   tlog_outbox: TlogOutboxTable;
   tlog_entries: TlogEntriesTable;
   tlog_nodes: TlogNodesTable;

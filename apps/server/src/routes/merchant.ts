@@ -14,7 +14,11 @@ import {
   withdrawalRequestSchema,
 } from '@hasta/contracts/merchant';
 import { successResponseSchema } from '@hasta/contracts/auth';
-import { merchantPalmPaymentRequestSchema, palmPaymentResponseSchema } from '@hasta/contracts/palm';
+import {
+  merchantPalmPaymentRequestSchema,
+  palmConfirmationResponseSchema,
+  palmPaymentResponseSchema,
+} from '@hasta/contracts/palm';
 import { idempotencyHeaderSchema } from '@hasta/contracts/wallet';
 import {
   createQrCodeRequestSchema,
@@ -36,7 +40,7 @@ import { listTransfers, statusOf } from '../ledger/queries';
 import { AppError } from '../lib/app-error';
 import { publicOrigin } from '../lib/public-origin';
 import { balanceLimitError, paiseOf, toAppError } from '../ledger/ledger-errors';
-import { PALM_BODY_LIMIT_BYTES, takePalmPayment } from '../palm/palm-payment';
+import { PALM_BODY_LIMIT_BYTES, palmPaymentAnswer, takePalmPayment } from '../palm/palm-payment';
 import { generatePassword, hashPassword } from '../lib/password';
 import { requireAdmin, requireUser } from '../plugins/auth';
 
@@ -258,24 +262,18 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Merchant: take a palm payment into the signed-in store (the palm names the payer)',
         headers: idempotencyHeaderSchema,
         body: merchantPalmPaymentRequestSchema,
-        response: { 200: palmPaymentResponseSchema },
+        response: { 200: palmPaymentResponseSchema, 202: palmConfirmationResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const merchant = await requireMerchant(request);
-      const transaction = await takePalmPayment(app, request, {
+      const outcome = await takePalmPayment(app, request, {
         scan: request.body.scan,
         amountPaise: paiseOf(request.body.amount, ledger.limits),
         receiverUserId: merchant.owner_user_id,
         creditAccountId: merchant.accountId,
       });
-      return {
-        success: true as const,
-        state: true as const,
-        authenticated: true as const,
-        message: messages.paymentProcessed,
-        transaction,
-      };
+      return palmPaymentAnswer(outcome, reply, messages.paymentProcessed);
     },
   );
 

@@ -5,20 +5,31 @@ import {
   consentResponseSchema,
   type ConsentStatus,
   palmAuthenticateRequestSchema,
+  palmCancelRequestSchema,
   palmConfigResponseSchema,
+  palmConfirmationResponseSchema,
+  palmConfirmRequestSchema,
   palmPaymentResponseSchema,
   palmRegisterRequestSchema,
   palmRegisterResponseSchema,
   palmRegistrationStateRequestSchema,
   palmRegistrationStateResponseSchema,
 } from '@hasta/contracts/palm';
+import { successResponseSchema } from '@hasta/contracts/auth';
 import { idempotencyHeaderSchema } from '@hasta/contracts/wallet';
 import { paiseToRupeesText } from '@hasta/ledger/money';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { isUniqueViolation } from '../auth/users';
 import { paiseOf } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
-import { PALM_BODY_LIMIT_BYTES, takePalmPayment } from '../palm/palm-payment';
+import {
+  cancelPalmPayment,
+  confirmPalmPayment,
+  markConfirmation,
+  PALM_BODY_LIMIT_BYTES,
+  palmPaymentAnswer,
+  takePalmPayment,
+} from '../palm/palm-payment';
 import { registeredHands } from '../palm/palm-service';
 import { actingFor, requireUser } from '../plugins/auth';
 
@@ -112,10 +123,10 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Receive money by palm: the palm names the payer, the money comes to the signed-in user',
         headers: idempotencyHeaderSchema,
         body: palmAuthenticateRequestSchema,
-        response: { 200: palmPaymentResponseSchema },
+        response: { 200: palmPaymentResponseSchema, 202: palmConfirmationResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = await requireUser(request);
       const { receiverEmail, receiverPhone, amount, scan } = request.body;
       // The spec's client names the receiver; the money only ever goes to the caller.
@@ -132,7 +143,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
               .where('owner_user_id', '=', auth.user.id)
               .executeTakeFirst()
           : undefined;
-      const transaction = await takePalmPayment(app, request, {
+      const outcome = await takePalmPayment(app, request, {
         scan,
         amountPaise,
         receiverUserId: auth.user.id,
@@ -140,6 +151,32 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
           ? await app.ledger.ensureMerchantAccount(store.id)
           : await app.ledger.ensureUserAccount(auth.user.id),
       });
+      return palmPaymentAnswer(outcome, reply, messages.authenticationSuccessful);
+    },
+  );
+
+  // A palm payment waiting for the payer's code: whoever takes the payment (a person or a store's owner)
+  // confirms it with the code, or cancels it.
+  app.pendingExpiry.on('payment', { inTransaction: markConfirmation('expired') });
+
+  app.post(
+    '/Palm/authenticate/confirm',
+    {
+      schema: {
+        tags,
+        summary: 'Confirm a palm payment above the palm limit with the code sent to the payer',
+        body: palmConfirmRequestSchema,
+        response: { 200: palmPaymentResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      const transaction = await confirmPalmPayment(
+        app,
+        auth.user.id,
+        request.body.payment_id,
+        request.body.otp,
+      );
       return {
         success: true as const,
         state: true as const,
@@ -147,6 +184,23 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
         message: messages.authenticationSuccessful,
         transaction,
       };
+    },
+  );
+
+  app.post(
+    '/Palm/authenticate/cancel',
+    {
+      schema: {
+        tags,
+        summary: 'Cancel a palm payment waiting for the payer’s code: nothing is paid',
+        body: palmCancelRequestSchema,
+        response: { 200: successResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      await cancelPalmPayment(app, auth.user.id, request.body.payment_id);
+      return { success: true as const, message: messages.palmPaymentCancelled };
     },
   );
 

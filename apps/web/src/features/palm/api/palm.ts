@@ -1,16 +1,22 @@
+import { successResponseSchema } from '@hasta/contracts/auth';
 import {
+  palmConfirmationResponseSchema,
   palmPaymentResponseSchema,
   palmRegisterResponseSchema,
   palmRegistrationStateResponseSchema,
 } from '@hasta/contracts/palm';
 import type { Hand, PalmScan } from '@hasta/contracts/palm';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 import { apiRequest } from '../../../lib/api-client';
 
 export type PalmRegistrationState = z.infer<typeof palmRegistrationStateResponseSchema>;
 export type PalmRegisterAnswer = z.infer<typeof palmRegisterResponseSchema>;
 export type PalmPaymentAnswer = z.infer<typeof palmPaymentResponseSchema>;
+export type PalmConfirmationAnswer = z.infer<typeof palmConfirmationResponseSchema>;
+/** A palm payment call answers the payment, or (above the palm limit) that it waits for the payer's code. */
+const palmPaymentOrConfirmationSchema = z.union([palmPaymentResponseSchema, palmConfirmationResponseSchema]);
+export type PalmPaymentOrConfirmation = PalmPaymentAnswer | PalmConfirmationAnswer;
 
 export const palmKeys = {
   all: ['palm'] as const,
@@ -61,7 +67,7 @@ export function authenticatePalmPayment(request: {
   receiverEmail: string | null;
   receiverPhone: string | null;
   scan: PalmScan;
-}): Promise<PalmPaymentAnswer> {
+}): Promise<PalmPaymentOrConfirmation> {
   return apiRequest('/Palm/authenticate', {
     method: 'POST',
     headers: { 'Idempotency-Key': crypto.randomUUID() },
@@ -71,7 +77,7 @@ export function authenticatePalmPayment(request: {
       ...(request.receiverPhone === null ? {} : { receiverPhone: request.receiverPhone }),
       scan: request.scan,
     },
-    schema: palmPaymentResponseSchema,
+    schema: palmPaymentOrConfirmationSchema,
   });
 }
 
@@ -79,11 +85,29 @@ export function authenticatePalmPayment(request: {
 export function takeStorePalmPayment(request: {
   amountText: string;
   scan: PalmScan;
-}): Promise<PalmPaymentAnswer> {
+}): Promise<PalmPaymentOrConfirmation> {
   return apiRequest('/api/transaction', {
     method: 'POST',
     headers: { 'Idempotency-Key': crypto.randomUUID() },
     body: { amount: Number(request.amountText), scan: request.scan },
+    schema: palmPaymentOrConfirmationSchema,
+  });
+}
+
+/** POST /Palm/authenticate/confirm: the payer's code posts a palm payment that waited for it. */
+export function confirmPalmPayment(paymentId: string, otp: string): Promise<PalmPaymentAnswer> {
+  return apiRequest('/Palm/authenticate/confirm', {
+    method: 'POST',
+    body: { payment_id: paymentId, otp },
     schema: palmPaymentResponseSchema,
+  });
+}
+
+/** POST /Palm/authenticate/cancel: nothing is paid. */
+export function cancelPalmPayment(paymentId: string): Promise<z.infer<typeof successResponseSchema>> {
+  return apiRequest('/Palm/authenticate/cancel', {
+    method: 'POST',
+    body: { payment_id: paymentId },
+    schema: successResponseSchema,
   });
 }

@@ -1,8 +1,14 @@
 import { messages } from '@hasta/contracts/messages';
 
+import { useRef, useState } from 'react';
+import { toast } from 'react-hot-toast';
+
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
+import type { PalmScanOutcome } from '../../../components/palm-scanner/palm-scanner';
 import { formatInr } from '../../../lib/money-format';
 import { authenticatePalmPayment } from '../api/palm';
+import type { PalmConfirmationAnswer, PalmPaymentAnswer } from '../api/palm';
+import { PalmPaymentCode } from './palm-payment-code';
 
 /** What /receive gives its palm step (the wallet's `ReceivePalmStepProps`). */
 export interface ReceivePalmAuthenticationProps {
@@ -18,7 +24,8 @@ export interface ReceivePalmAuthenticationProps {
 /**
  * The /receive palm step (spec §2.15, §4 "Receive"): the scanner in authentication mode identifies the payer
  * by their palm among all registered palms, and the amount moves from them to the signed-in receiver
- * (POST /Palm/authenticate; no OTP: the palm is the factor). Success says 'Authentication successful!' and
+ * (POST /Palm/authenticate; up to the palm limit the palm is the only factor, above it the payer's code
+ * confirms: decision 022). Success says 'Authentication successful!' and
  * 'You can now receive funds.'; failure shows the server's message (or 'Authentication failed. Please try
  * again.') and Try Again.
  */
@@ -28,6 +35,35 @@ export function ReceivePalmAuthentication({
   receiverPhone,
   onReceived,
 }: ReceivePalmAuthenticationProps) {
+  const [waiting, setWaiting] = useState<PalmConfirmationAnswer | null>(null);
+  const [paid, setPaid] = useState<PalmScanOutcome | null>(null);
+  // Set by a scan whose payment waits for the payer's code: its "success" is not the money yet.
+  const awaitingCode = useRef(false);
+
+  if (paid !== null) {
+    return (
+      <div role="status" className="rounded-lg bg-emerald-50 px-4 py-3">
+        <p className="text-lg font-semibold text-emerald-900">{paid.title}</p>
+        <p className="mt-1 text-emerald-900">{paid.detail}</p>
+      </div>
+    );
+  }
+  if (waiting !== null) {
+    return (
+      <PalmPaymentCode
+        confirmation={waiting.confirmation}
+        message={waiting.message}
+        onPaid={(answer) => {
+          setPaid(receivedOutcome(answer));
+          onReceived();
+        }}
+        onClosed={(message) => {
+          toast(message);
+          setWaiting(null);
+        }}
+      />
+    );
+  }
   return (
     <div className="space-y-4">
       <p className="text-slate-700">
@@ -39,15 +75,28 @@ export function ReceivePalmAuthentication({
         errorFallback={messages.authenticationFailedRetry}
         onScan={async (scan) => {
           const answer = await authenticatePalmPayment({ amountText, receiverEmail, receiverPhone, scan });
-          const from = answer.transaction.from_user_email;
-          const received = `Received ${formatInr(answer.transaction.amount)}${from === null ? '' : ` from ${from}`}.`;
-          return {
-            title: messages.authenticationSuccessful,
-            detail: `${messages.canReceiveFunds} ${received}`,
-          };
+          if ('confirmation' in answer) {
+            awaitingCode.current = true;
+            setWaiting(answer);
+            return { title: answer.message, detail: '' };
+          }
+          return receivedOutcome(answer);
         }}
-        onSuccess={onReceived}
+        onSuccess={() => {
+          if (awaitingCode.current) {
+            awaitingCode.current = false;
+            return;
+          }
+          onReceived();
+        }}
       />
     </div>
   );
+}
+
+/** 'Authentication successful!' and 'You can now receive funds. Received ₹X from Y.' */
+function receivedOutcome(answer: PalmPaymentAnswer): PalmScanOutcome {
+  const from = answer.transaction.from_user_email;
+  const received = `Received ${formatInr(answer.transaction.amount)}${from === null ? '' : ` from ${from}`}.`;
+  return { title: messages.authenticationSuccessful, detail: `${messages.canReceiveFunds} ${received}` };
 }

@@ -1,9 +1,13 @@
 import { messages } from '@hasta/contracts/messages';
+import { useRef, useState } from 'react';
+import { toast } from 'react-hot-toast';
 
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import { secondaryButtonClass } from '../../../components/ui-classes';
 import { formatInr } from '../../../lib/money-format';
 import { takeStorePalmPayment } from '../api/palm';
+import type { PalmConfirmationAnswer } from '../api/palm';
+import { PalmPaymentCode } from './palm-payment-code';
 
 /** What the merchant dashboard's Accept Palm tab gives its scanner (its `PalmPaymentScannerProps`). */
 export interface StorePalmScannerProps {
@@ -19,10 +23,28 @@ export interface StorePalmScannerProps {
 
 /**
  * Accept Palm's scanner (spec §2.16): the customer's palm names the payer and the amount goes into the
- * signed-in store (POST /api/transaction). Success is shown by the tab ('Transaction Successful!'); a failure
+ * signed-in store (POST /api/transaction); above the palm limit the customer's code confirms it (decision 022).
+ * Success is shown by the tab ('Transaction Successful!'); a failure
  * here, with Try Again. Cancel returns to the amount.
  */
 export function StorePalmScanner({ amountText, onPaid, onCancel, onUseQr }: StorePalmScannerProps) {
+  const [waiting, setWaiting] = useState<PalmConfirmationAnswer | null>(null);
+  // Set by a scan whose payment waits for the customer's code: its "success" is not the money yet.
+  const awaitingCode = useRef(false);
+
+  if (waiting !== null) {
+    return (
+      <PalmPaymentCode
+        confirmation={waiting.confirmation}
+        message={waiting.message}
+        onPaid={() => onPaid()}
+        onClosed={(message) => {
+          toast(message);
+          setWaiting(null);
+        }}
+      />
+    );
+  }
   return (
     <div className="space-y-4">
       <p className="text-slate-700">Ask the customer to hold their palm inside the box.</p>
@@ -32,9 +54,19 @@ export function StorePalmScanner({ amountText, onPaid, onCancel, onUseQr }: Stor
         errorFallback={messages.transactionFailed}
         onScan={async (scan) => {
           const answer = await takeStorePalmPayment({ amountText, scan });
+          if ('confirmation' in answer) {
+            awaitingCode.current = true;
+            setWaiting(answer);
+          }
           return { title: messages.transactionSuccessful, detail: answer.message };
         }}
-        onSuccess={onPaid}
+        onSuccess={() => {
+          if (awaitingCode.current) {
+            awaitingCode.current = false;
+            return;
+          }
+          onPaid();
+        }}
       />
       <div className="flex flex-wrap gap-3">
         <button type="button" className={secondaryButtonClass} onClick={onUseQr}>

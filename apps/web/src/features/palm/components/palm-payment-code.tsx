@@ -1,0 +1,110 @@
+import { messages } from '@hasta/contracts/messages';
+import type { PalmConfirmation } from '@hasta/contracts/palm';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+
+import { FormAlert, TextField } from '../../../components/form-field';
+import { disabledClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { formatInr } from '../../../lib/money-format';
+import { cancelPalmPayment, confirmPalmPayment } from '../api/palm';
+import type { PalmPaymentAnswer } from '../api/palm';
+
+export interface PalmPaymentCodeProps {
+  confirmation: PalmConfirmation;
+  /** What the server said: 'Palm recognised. Ask the payer for the 6-digit code sent to their phone.' */
+  message: string;
+  onPaid: (answer: PalmPaymentAnswer) => void;
+  /** Cancelled, or no longer payable (expired, too many wrong codes): back to a new scan. */
+  onClosed: (message: string) => void;
+}
+
+/**
+ * A palm payment above the palm limit (decision 022): the palm named the payer and the amount is held; the
+ * payer tells or types the code sent to their own phone or email, and it pays. Cancel releases the amount.
+ */
+export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: PalmPaymentCodeProps) {
+  const alertId = useId();
+  const [otp, setOtp] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'confirm' | 'cancel' | null>(null);
+
+  const confirm = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault();
+    if (busy !== null) return;
+    if (!/^\d{6}$/.test(otp)) {
+      setError(messages.invalidOtp);
+      return;
+    }
+    setError(null);
+    setBusy('confirm');
+    try {
+      onPaid(await confirmPalmPayment(confirmation.id, otp));
+    } catch (cause) {
+      setBusy(null);
+      // 409 or 429: this payment can no longer be paid (expired, cancelled, too many wrong codes).
+      if (cause instanceof ApiError && (cause.status === 409 || cause.status === 429)) {
+        onClosed(cause.message);
+        return;
+      }
+      setError(errorMessage(cause, messages.authenticationFailedRetry));
+    }
+  };
+
+  const cancel = async (): Promise<void> => {
+    if (busy !== null) return;
+    setError(null);
+    setBusy('cancel');
+    try {
+      onClosed((await cancelPalmPayment(confirmation.id)).message);
+    } catch (cause) {
+      setBusy(null);
+      setError(errorMessage(cause, messages.transactionFailed));
+    }
+  };
+
+  const sms = confirmation.channel === 'sms';
+  return (
+    <section aria-labelledby={`${alertId}-heading`} className="space-y-4">
+      <h3 id={`${alertId}-heading`} className="text-lg font-semibold text-slate-900">
+        Payer’s code
+      </h3>
+      <p role="status" className="text-slate-800">
+        {message}
+      </p>
+      <p className="text-sm text-slate-700">
+        <span className="mr-2 inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
+          {sms ? 'SMS OTP' : 'Email OTP'}
+        </span>
+        Sent to {confirmation.sent_to}. {formatInr(confirmation.amount)} is held from the payer’s wallet until
+        the code is entered, for 5 minutes at most.
+      </p>
+      <form noValidate className="space-y-4" onSubmit={(event) => void confirm(event)}>
+        <TextField
+          label="Payer’s 6-digit code"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={6}
+          value={otp}
+          invalid={error !== null}
+          errorId={alertId}
+          onChange={(event) => setOtp(event.target.value.replace(/\D/g, '').slice(0, 6))}
+        />
+        <FormAlert id={alertId} message={error} />
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy !== null}>
+            {busy === 'confirm' ? 'Confirming...' : 'Confirm payment'}
+          </button>
+          <button
+            type="button"
+            className={`${secondaryButtonClass} ${disabledClass}`}
+            disabled={busy !== null}
+            onClick={() => void cancel()}
+          >
+            {busy === 'cancel' ? 'Cancelling...' : 'Cancel payment'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
