@@ -254,8 +254,18 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     const again = await pay(6000, [13, 14, 15], 'big-1');
     expect([again.statusCode, again.json().confirmation.id]).toEqual([202, confirmation.id]);
     expect(await codesSent()).toBe(sentBefore + 1);
-    // Only its receiver can confirm; a wrong code is refused.
+    // Only its receiver can confirm or cancel; a wrong code is refused.
     expect((await confirm(confirmation.id, code, other.token)).statusCode).toBe(404);
+    expect(
+      (await post('/Palm/authenticate/confirm', undefined, { payment_id: confirmation.id, otp: code }))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await post('/Palm/authenticate/cancel', undefined, { payment_id: confirmation.id })).statusCode,
+    ).toBe(401);
+    expect(
+      (await post('/Palm/authenticate/cancel', other.token, { payment_id: confirmation.id })).statusCode,
+    ).toBe(404);
     const wrong = await confirm(confirmation.id, otherCode(code));
     expect([wrong.statusCode, wrong.json().message]).toEqual([400, messages.invalidVerificationCode]);
     const paid = await confirm(confirmation.id, code);

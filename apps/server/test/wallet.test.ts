@@ -434,6 +434,10 @@ describe(`the wallet API on ${testDatabaseKind}`, () => {
     expect(
       (await call('GET', `/api/dashboard/history?userId=${person.user.id}`, adminToken)).statusCode,
     ).toBe(200);
+    expect((await call('GET', '/api/dashboard/history')).statusCode).toBe(401);
+    expect(
+      (await call('GET', `/api/transaction/history?userId=${person.user.id}`, other.token)).statusCode,
+    ).toBe(403);
     for (const url of [
       '/api/dashboard/history?before=abc',
       '/api/dashboard/history?before=12',

@@ -93,16 +93,18 @@ export async function takePalmPayment(
   if (match.userId === input.receiverUserId) throw AppError.of('BAD_REQUEST', 'palmSelfPayment');
   const key = (request.headers as Record<string, string | undefined>)['idempotency-key'];
   const id = key ? uuidFromText(`palm:${input.receiverUserId}:${key}`) : crypto.randomUUID();
-  const debitAccountId = await app.ledger.ensureUserAccount(match.userId);
+  const payment = {
+    id,
+    debitAccountId: await app.ledger.ensureUserAccount(match.userId),
+    creditAccountId: input.creditAccountId,
+    amountPaise: input.amountPaise,
+    kind: 'payment' as const,
+    initiatedBy: input.receiverUserId,
+  };
   if (!needsCode) {
     try {
       await app.ledger.transfer({
-        id,
-        debitAccountId,
-        creditAccountId: input.creditAccountId,
-        amountPaise: input.amountPaise,
-        kind: 'payment',
-        initiatedBy: input.receiverUserId,
+        ...payment,
         onRecorded: (trx, transfer) => app.palm.recordScan(trx, match, transfer.id),
       });
     } catch (error) {
@@ -123,13 +125,8 @@ export async function takePalmPayment(
   let written = false;
   try {
     await app.ledger.transfer({
-      id,
-      debitAccountId,
-      creditAccountId: input.creditAccountId,
-      amountPaise: input.amountPaise,
-      kind: 'payment',
+      ...payment,
       pending: { timeoutMs: PALM_CONFIRM_TIMEOUT_MS },
-      initiatedBy: input.receiverUserId,
       // Inside the transfer's transaction, on its first use only (a retried key sends no second code).
       guard: async (trx) => {
         const { count } = await trx

@@ -1,3 +1,4 @@
+import { OTP_LENGTH } from '@hasta/contracts/constants';
 import { useId } from 'react';
 import type { ComponentProps, ReactNode } from 'react';
 
@@ -17,6 +18,26 @@ interface TextFieldProps extends Omit<ComponentProps<'input'>, 'className'> {
  */
 export function AmountField(props: Omit<TextFieldProps, 'type' | 'inputMode' | 'min' | 'step'>) {
   return <TextField type="number" inputMode="decimal" min="0.01" step="0.01" {...props} />;
+}
+
+/** A typed one-time code as the code input keeps it: digits only, at most 6 (spec §5.11). */
+export function otpDigits(text: string): string {
+  return text.replace(/\D/g, '').slice(0, OTP_LENGTH);
+}
+
+/** A one-time code input: strips non-digits and stops at 6, giving the code to `onCode`. */
+export function OtpField({
+  onCode,
+  ...props
+}: Omit<TextFieldProps, 'inputMode' | 'maxLength' | 'onChange'> & { onCode: (code: string) => void }) {
+  return (
+    <TextField
+      inputMode="numeric"
+      maxLength={OTP_LENGTH}
+      {...props}
+      onChange={(event) => onCode(otpDigits(event.target.value))}
+    />
+  );
 }
 
 /** A labelled text input; extra props (including react-hook-form's `register` result) go to the <input>. */

@@ -1,7 +1,7 @@
 import { messages } from '@hasta/contracts/messages';
 import { describe, expect, it } from 'vitest';
 
-import { cleanOtp, samePhone, validateTransfer } from './transfer-validation';
+import { samePhone, validateTransfer } from './transfer-validation';
 
 const sender = { email: 'me@example.com', phone: '+919876543210' };
 const ok = { receiverEmail: 'you@example.com', receiverPhone: '', amount: '10.50' };
@@ -37,8 +37,5 @@ describe('helpers', () => {
   it('compares phones with or without +91', () => {
     expect(samePhone('+91 98765 43210', '+919876543210')).toBe(true);
     expect(samePhone('9876543211', '+919876543210')).toBe(false);
-  });
-  it('keeps 6 digits of a code', () => {
-    expect(cleanOtp('12a3 45-678')).toBe('123456');
   });
 });

@@ -40,8 +40,3 @@ export function validateTransfer(values: TransferFormValues, sender: Sender): st
   if (phone !== '' && sender.phone !== null && samePhone(phone, sender.phone)) return messages.selfSendPhone;
   return null;
 }
-
-/** The code input: digits only, at most 6. */
-export function cleanOtp(text: string): string {
-  return text.replace(/\D/g, '').slice(0, 6);
-}

@@ -3,7 +3,7 @@ import type { PalmConfirmation } from '@hasta/contracts/palm';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 
-import { FormAlert, TextField } from '../../../components/form-field';
+import { FormAlert, OtpField } from '../../../components/form-field';
 import { disabledClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatInr } from '../../../lib/money-format';
@@ -80,15 +80,13 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: Pal
         the code is entered, for 5 minutes at most.
       </p>
       <form noValidate className="space-y-4" onSubmit={(event) => void confirm(event)}>
-        <TextField
+        <OtpField
           label="Payer’s 6-digit code"
-          inputMode="numeric"
           autoComplete="off"
-          maxLength={6}
           value={otp}
           invalid={error !== null}
           errorId={alertId}
-          onChange={(event) => setOtp(event.target.value.replace(/\D/g, '').slice(0, 6))}
+          onCode={setOtp}
         />
         <FormAlert id={alertId} message={error} />
         <div className="flex flex-wrap gap-3">

@@ -6,7 +6,7 @@ import type { FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 
-import { AmountField, FormAlert, TextField } from '../../../components/form-field';
+import { AmountField, FormAlert, OtpField, TextField } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import {
   cardClass,
@@ -32,7 +32,7 @@ import { BackToDashboard } from '../components/back-to-dashboard';
 import { QrPayScanner } from '../components/qr-pay-scanner';
 import { formForPayee, readTransferPrefill } from '../transfer-prefill';
 import type { QrPayee } from '../transfer-prefill';
-import { cleanOtp, validateTransfer } from '../transfer-validation';
+import { validateTransfer } from '../transfer-validation';
 import type { TransferFormValues } from '../transfer-validation';
 
 type Mode = 'phone_email' | 'qr_scan';
@@ -185,15 +185,13 @@ export function TransferRoute() {
             </span>
           </p>
           <form noValidate className="mt-4 space-y-4" onSubmit={(event) => void verify(event)}>
-            <TextField
+            <OtpField
               label="One-time code"
-              inputMode="numeric"
               autoComplete="one-time-code"
-              maxLength={6}
               value={otp}
               invalid={error === messages.invalidOtp}
               errorId={alertId}
-              onChange={(event) => setOtp(cleanOtp(event.target.value))}
+              onCode={setOtp}
             />
             <FormAlert id={alertId} message={error} />
             <button type="submit" className={`${primaryButtonClass} ${disabledClass} w-full`} disabled={busy}>
