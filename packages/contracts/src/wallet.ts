@@ -55,8 +55,10 @@ export const transferResponseSchema = z.object({
   transaction: transactionRecordSchema,
 });
 
-/** Most entries one history page holds, and the default page. */
+/** Most entries one history page holds (and /api/transaction/history's default page). */
 export const HISTORY_PAGE_MAX = 200;
+/** The dashboard's newest entries, and the page the history screens ask for at a time. */
+export const HISTORY_PAGE_SIZE = 50;
 
 /** A page of a history: its size, and where it starts (the `next` of the page before; none: the newest). */
 export const historyPageQuerySchema = z.object({

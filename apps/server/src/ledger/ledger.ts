@@ -238,6 +238,10 @@ export class Ledger {
     });
   }
 
+  async findTransfer(id: string): Promise<TransferRecord | undefined> {
+    return this.db.selectFrom('ledger_transfers').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   /** Pending transfers past their timeout and not yet posted or voided, the longest overdue first. */
   async expiredPending(limit: number, now: Date = new Date()): Promise<TransferRecord[]> {
     return this.db

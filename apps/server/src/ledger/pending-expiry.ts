@@ -56,8 +56,8 @@ export class PendingExpiry {
         pendingId: pending.id,
         action: 'void',
         // Runs only when this call writes the void, in its transaction; never for a replay.
-        onRecorded: async (trx, resolved) => {
-          await handler?.inTransaction?.(trx, resolved);
+        onRecorded: async (trx, voided) => {
+          await handler?.inTransaction?.(trx, voided);
           written = true;
         },
       });
@@ -74,6 +74,15 @@ export class PendingExpiry {
       }
     }
     return true;
+  }
+
+  /**
+   * Voids pending transfer `pendingId` now, for someone who came to post it and found it past its timeout (a
+   * late settle, a late code), rather than at the next round.
+   */
+  async expireNow(pendingId: string): Promise<boolean> {
+    const pending = await this.ledger.findTransfer(pendingId);
+    return pending === undefined ? false : this.expire(pending);
   }
 
   /** One round: the ids it voided. Rounds run one after another, never at the same time. */

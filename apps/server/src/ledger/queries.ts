@@ -22,7 +22,10 @@ export interface TransferView {
   reversed: boolean;
   /** The transfer's entry in the verifiable log (hex leaf hash); null until it is sequenced. */
   log_entry?: string | null;
-  /** A palm payment: the palm hash of the payer's hand that paid (null once that palm is erased). */
+  /**
+   * A palm payment in its payer's list: the palm hash of the hand that paid (null elsewhere, and once that
+   * palm is erased).
+   */
   hand_hash?: string | null;
 }
 
@@ -56,6 +59,12 @@ export async function listTransfers(
   const older =
     options.beforeSeq === undefined ? sql`` : sql`AND t.seq < ${options.beforeSeq.toString()}::int8`;
   // Before the LIMIT, so a page of the default list is full even when some transfers were reversed.
+  // Which palm paid a palm payment: only in the payer's own list (never a receiver's, a store's or an admin's).
+  const handHash = options.accountId
+    ? sql`CASE WHEN t.debit_account_id = ${options.accountId} THEN
+            (SELECT p.palm_hash FROM palm_events pe JOIN palm_templates p ON p.id = pe.template_id
+             WHERE pe.transfer_id = t.id LIMIT 1) END`
+    : sql`NULL`;
   const unreversed = options.includeReversed
     ? sql``
     : sql`AND NOT EXISTS (SELECT 1 FROM ledger_transfers x WHERE x.reverses_id = t.id)`;
@@ -66,8 +75,7 @@ export async function listTransfers(
            (SELECT r.phase FROM ledger_transfers r WHERE r.pending_id = t.id) AS resolution,
            EXISTS (SELECT 1 FROM ledger_transfers v WHERE v.reverses_id = t.id) AS reversed,
            (SELECT e.leaf_hash FROM tlog_entries e WHERE e.ref_id = t.id ORDER BY e.idx LIMIT 1) AS log_entry,
-           (SELECT p.palm_hash FROM palm_events pe JOIN palm_templates p ON p.id = pe.template_id
-            WHERE pe.transfer_id = t.id LIMIT 1) AS hand_hash
+           ${handHash} AS hand_hash
     FROM ledger_transfers t
     JOIN ledger_accounts da ON da.id = t.debit_account_id
     LEFT JOIN users du ON du.id = da.user_id
@@ -98,7 +106,6 @@ export function toTransactionRecord(view: TransferView, accountId: string): Tran
     // The payment's entry in the verifiable log (its receipt: /api/receipts/{transaction id}); the chain
     // transaction once the log is anchored is on the receipt.
     blockchain_tx: view.log_entry ?? null,
-    // Which of the payer's palms paid: the payer's own to see, never the receiver's.
-    hand_hash: view.credit_account_id === accountId ? null : (view.hand_hash ?? null),
+    hand_hash: view.hand_hash ?? null,
   };
 }

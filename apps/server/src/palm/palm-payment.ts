@@ -1,3 +1,4 @@
+import { OTP_MAX_SENDS, OTP_SEND_WINDOW_MS } from '@hasta/contracts/constants';
 import { messages, type MessageKey } from '@hasta/contracts/messages';
 import type { PalmConfirmation, PalmScan } from '@hasta/contracts/palm';
 import type { TransactionRecord } from '@hasta/contracts/wallet';
@@ -43,8 +44,6 @@ export const PALM_BODY_LIMIT_BYTES = 160 * 1024;
 export const PALM_CONFIRM_TIMEOUT_MS = 5 * 60_000;
 /** Wrong codes before the payment is given up (its amount released). */
 export const PALM_CONFIRM_MAX_FAILURES = 5;
-/** Codes one payer can be sent for palm payments: at most 3 in 10 minutes, as for OTP sends (spec §9). */
-const PALM_CONFIRM_SENDS = { count: 3, window_ms: 10 * 60_000 } as const;
 const CODE_PURPOSE = 'palm_payment';
 
 export type PalmPaymentOutcome =
@@ -133,10 +132,10 @@ export async function takePalmPayment(
           .selectFrom('palm_payment_confirmations')
           .select((eb) => eb.fn.countAll<string>().as('count'))
           .where('payer_user_id', '=', match.userId)
-          .where('created_at', '>', new Date(Date.now() - PALM_CONFIRM_SENDS.window_ms))
+          .where('created_at', '>', new Date(Date.now() - OTP_SEND_WINDOW_MS))
           .executeTakeFirstOrThrow();
-        if (Number(count) >= PALM_CONFIRM_SENDS.count)
-          throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
+        // Codes one payer can be sent for palm payments: as many as OTP sends to one address (spec §9).
+        if (Number(count) >= OTP_MAX_SENDS) throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
       },
       onRecorded: async (trx, transfer) => {
         await app.palm.recordScan(trx, match, transfer.id);
@@ -161,7 +160,7 @@ export async function takePalmPayment(
     const receiver = transaction.to_user_email ?? 'a Hasta account';
     const body =
       `Hasta: ${code} is the code for a palm payment of Rs ${transaction.amount} to ${receiver}. ` +
-      'Give it only to the person taking this payment. It expires in 5 minutes.';
+      `Give it only to the person taking this payment. It expires in ${PALM_CONFIRM_TIMEOUT_MS / 60_000} minutes.`;
     try {
       await app.messenger.send(
         channel === 'sms'
@@ -232,12 +231,7 @@ async function closePalmPayment(
   } catch (error) {
     if (error instanceof LedgerError && error.code === 'pending_resolved') return false;
     if (error instanceof LedgerError && error.code === 'pending_expired') {
-      const pending = await app.database.db
-        .selectFrom('ledger_transfers')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-      await app.pendingExpiry.expire(pending);
+      await app.pendingExpiry.expireNow(id);
       throw AppError.of('CONFLICT', 'palmPaymentExpired');
     }
     throw error;
@@ -307,17 +301,20 @@ export async function cancelPalmPayment(
   }
 }
 
+/** A palm payment that moved the money (spec §7: `state` true, `authenticated` true). */
+export function palmPaidAnswer(transaction: TransactionRecord, message: string) {
+  return {
+    success: true as const,
+    state: true as const,
+    authenticated: true as const,
+    message,
+    transaction,
+  };
+}
+
 /** The answer of a palm payment call: 200 and the transaction, or 202 while it waits for the payer's code. */
 export function palmPaymentAnswer(outcome: PalmPaymentOutcome, reply: FastifyReply, paidMessage: string) {
-  if (outcome.kind === 'paid') {
-    return {
-      success: true as const,
-      state: true as const,
-      authenticated: true as const,
-      message: paidMessage,
-      transaction: outcome.transaction,
-    };
-  }
+  if (outcome.kind === 'paid') return palmPaidAnswer(outcome.transaction, paidMessage);
   void reply.code(202);
   return {
     success: true as const,

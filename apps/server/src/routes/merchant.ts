@@ -658,12 +658,7 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         if (error instanceof LedgerError && error.code === 'pending_expired') {
           // Settled too late: the money goes back to the store now rather than at the next expiry round.
-          const pending = await db
-            .selectFrom('ledger_transfers')
-            .selectAll()
-            .where('id', '=', payout.id)
-            .executeTakeFirstOrThrow();
-          await app.pendingExpiry.expire(pending);
+          await app.pendingExpiry.expireNow(payout.id);
           throw AppError.of('CONFLICT', 'payoutExpired');
         }
         if (error instanceof LedgerError) throw AppError.of('CONFLICT', 'payoutAlreadyResolved');

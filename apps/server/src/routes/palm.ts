@@ -27,6 +27,7 @@ import {
   confirmPalmPayment,
   markConfirmation,
   PALM_BODY_LIMIT_BYTES,
+  palmPaidAnswer,
   palmPaymentAnswer,
   takePalmPayment,
 } from '../palm/palm-payment';
@@ -177,13 +178,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body.payment_id,
         request.body.otp,
       );
-      return {
-        success: true as const,
-        state: true as const,
-        authenticated: true as const,
-        message: messages.authenticationSuccessful,
-        transaction,
-      };
+      return palmPaidAnswer(transaction, messages.authenticationSuccessful);
     },
   );
 

@@ -8,6 +8,7 @@ import {
   dashboardResponseSchema,
   historyPageQuerySchema,
   HISTORY_PAGE_MAX,
+  HISTORY_PAGE_SIZE,
   type HistoryEntry,
   idempotencyHeaderSchema,
   deleteTransactionResponseSchema,
@@ -31,7 +32,6 @@ import { listTransfers, statusOf, toTransactionRecord } from '../ledger/queries'
 import { actingFor, requireAdmin, requireUser, requireUserRecheckedInTransaction } from '../plugins/auth';
 
 const TRANSFER_VERIFICATION_TTL_MS = 5 * 60_000;
-const DASHBOARD_HISTORY_LIMIT = 50;
 const ADMIN_LIST_LIMIT = 500;
 /** Most receiver addresses read by one query. */
 const RECEIVER_BATCH = 256;
@@ -212,7 +212,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
           .where('user_id', '=', user.id)
           .orderBy('created_at')
           .execute(),
-        historyPage(user.id, accountId, undefined, DASHBOARD_HISTORY_LIMIT),
+        historyPage(user.id, accountId, undefined, HISTORY_PAGE_SIZE),
       ]);
       return {
         user: {
@@ -251,7 +251,7 @@ export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
         user.id,
         accountId,
         request.query.before,
-        request.query.limit ?? DASHBOARD_HISTORY_LIMIT,
+        request.query.limit ?? HISTORY_PAGE_SIZE,
       );
       return { user_history: page.entries, next: page.next };
     },

@@ -1,6 +1,7 @@
 import { messages } from '@hasta/contracts/messages';
 import type { PalmConfirmation } from '@hasta/contracts/palm';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { toast } from 'react-hot-toast';
 import type { FormEvent } from 'react';
 
 import { FormAlert, OtpField } from '../../../components/form-field';
@@ -8,7 +9,7 @@ import { disabledClass, primaryButtonClass, secondaryButtonClass } from '../../.
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatInr } from '../../../lib/money-format';
 import { cancelPalmPayment, confirmPalmPayment } from '../api/palm';
-import type { PalmPaymentAnswer } from '../api/palm';
+import type { PalmConfirmationAnswer, PalmPaymentAnswer, PalmPaymentOrConfirmation } from '../api/palm';
 
 export interface PalmPaymentCodeProps {
   confirmation: PalmConfirmation;
@@ -105,4 +106,33 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: Pal
       </form>
     </section>
   );
+}
+
+/**
+ * The scanner's side of a palm payment that may wait for the payer's code: `waitsForCode` in `onScan` takes
+ * the answer (the code step then replaces the scanner), `paidByScan` in `onSuccess` says whether that scan
+ * moved the money, and `onClosed` goes back to a new scan with the server's message.
+ */
+export function usePalmCodeStep() {
+  const [waiting, setWaiting] = useState<PalmConfirmationAnswer | null>(null);
+  // Set by a scan whose payment waits for the code: the scanner's "success" is not the money yet.
+  const awaitingCode = useRef(false);
+  return {
+    waiting,
+    waitsForCode(answer: PalmPaymentOrConfirmation): answer is PalmConfirmationAnswer {
+      if (!('confirmation' in answer)) return false;
+      awaitingCode.current = true;
+      setWaiting(answer);
+      return true;
+    },
+    paidByScan(): boolean {
+      if (!awaitingCode.current) return true;
+      awaitingCode.current = false;
+      return false;
+    },
+    onClosed(message: string): void {
+      toast(message);
+      setWaiting(null);
+    },
+  };
 }

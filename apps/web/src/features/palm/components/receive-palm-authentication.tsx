@@ -1,14 +1,13 @@
 import { messages } from '@hasta/contracts/messages';
 
-import { useRef, useState } from 'react';
-import { toast } from 'react-hot-toast';
+import { useState } from 'react';
 
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import type { PalmScanOutcome } from '../../../components/palm-scanner/palm-scanner';
 import { formatInr } from '../../../lib/money-format';
 import { authenticatePalmPayment } from '../api/palm';
-import type { PalmConfirmationAnswer, PalmPaymentAnswer } from '../api/palm';
-import { PalmPaymentCode } from './palm-payment-code';
+import type { PalmPaymentAnswer } from '../api/palm';
+import { PalmPaymentCode, usePalmCodeStep } from './palm-payment-code';
 
 /** What /receive gives its palm step (the wallet's `ReceivePalmStepProps`). */
 export interface ReceivePalmAuthenticationProps {
@@ -35,10 +34,8 @@ export function ReceivePalmAuthentication({
   receiverPhone,
   onReceived,
 }: ReceivePalmAuthenticationProps) {
-  const [waiting, setWaiting] = useState<PalmConfirmationAnswer | null>(null);
+  const codeStep = usePalmCodeStep();
   const [paid, setPaid] = useState<PalmScanOutcome | null>(null);
-  // Set by a scan whose payment waits for the payer's code: its "success" is not the money yet.
-  const awaitingCode = useRef(false);
 
   if (paid !== null) {
     return (
@@ -48,19 +45,16 @@ export function ReceivePalmAuthentication({
       </div>
     );
   }
-  if (waiting !== null) {
+  if (codeStep.waiting !== null) {
     return (
       <PalmPaymentCode
-        confirmation={waiting.confirmation}
-        message={waiting.message}
+        confirmation={codeStep.waiting.confirmation}
+        message={codeStep.waiting.message}
         onPaid={(answer) => {
           setPaid(receivedOutcome(answer));
           onReceived();
         }}
-        onClosed={(message) => {
-          toast(message);
-          setWaiting(null);
-        }}
+        onClosed={codeStep.onClosed}
       />
     );
   }
@@ -75,19 +69,11 @@ export function ReceivePalmAuthentication({
         errorFallback={messages.authenticationFailedRetry}
         onScan={async (scan) => {
           const answer = await authenticatePalmPayment({ amountText, receiverEmail, receiverPhone, scan });
-          if ('confirmation' in answer) {
-            awaitingCode.current = true;
-            setWaiting(answer);
-            return { title: answer.message, detail: '' };
-          }
+          if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
           return receivedOutcome(answer);
         }}
         onSuccess={() => {
-          if (awaitingCode.current) {
-            awaitingCode.current = false;
-            return;
-          }
-          onReceived();
+          if (codeStep.paidByScan()) onReceived();
         }}
       />
     </div>

@@ -1,13 +1,10 @@
 import { messages } from '@hasta/contracts/messages';
-import { useRef, useState } from 'react';
-import { toast } from 'react-hot-toast';
 
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import { secondaryButtonClass } from '../../../components/ui-classes';
 import { formatInr } from '../../../lib/money-format';
 import { takeStorePalmPayment } from '../api/palm';
-import type { PalmConfirmationAnswer } from '../api/palm';
-import { PalmPaymentCode } from './palm-payment-code';
+import { PalmPaymentCode, usePalmCodeStep } from './palm-payment-code';
 
 /** What the merchant dashboard's Accept Palm tab gives its scanner (its `PalmPaymentScannerProps`). */
 export interface StorePalmScannerProps {
@@ -28,20 +25,14 @@ export interface StorePalmScannerProps {
  * here, with Try Again. Cancel returns to the amount.
  */
 export function StorePalmScanner({ amountText, onPaid, onCancel, onUseQr }: StorePalmScannerProps) {
-  const [waiting, setWaiting] = useState<PalmConfirmationAnswer | null>(null);
-  // Set by a scan whose payment waits for the customer's code: its "success" is not the money yet.
-  const awaitingCode = useRef(false);
-
-  if (waiting !== null) {
+  const codeStep = usePalmCodeStep();
+  if (codeStep.waiting !== null) {
     return (
       <PalmPaymentCode
-        confirmation={waiting.confirmation}
-        message={waiting.message}
+        confirmation={codeStep.waiting.confirmation}
+        message={codeStep.waiting.message}
         onPaid={() => onPaid()}
-        onClosed={(message) => {
-          toast(message);
-          setWaiting(null);
-        }}
+        onClosed={codeStep.onClosed}
       />
     );
   }
@@ -54,18 +45,11 @@ export function StorePalmScanner({ amountText, onPaid, onCancel, onUseQr }: Stor
         errorFallback={messages.transactionFailed}
         onScan={async (scan) => {
           const answer = await takeStorePalmPayment({ amountText, scan });
-          if ('confirmation' in answer) {
-            awaitingCode.current = true;
-            setWaiting(answer);
-          }
+          codeStep.waitsForCode(answer);
           return { title: messages.transactionSuccessful, detail: answer.message };
         }}
         onSuccess={() => {
-          if (awaitingCode.current) {
-            awaitingCode.current = false;
-            return;
-          }
-          onPaid();
+          if (codeStep.paidByScan()) onPaid();
         }}
       />
       <div className="flex flex-wrap gap-3">

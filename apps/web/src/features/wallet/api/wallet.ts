@@ -24,8 +24,6 @@ export async function fetchDashboard(userId: string, signal?: AbortSignal): Prom
   return answer.user;
 }
 
-export const dashboardHistoryQueryKey = (userId: string) => ['wallet', 'dashboard-history', userId] as const;
-
 /** A page of a list and where the next (older) one starts; null at the end. */
 export interface HistoryPage<T> {
   items: T[];

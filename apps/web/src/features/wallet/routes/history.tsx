@@ -1,6 +1,6 @@
 import { HISTORY_ID_SHOWN_CHARS, HISTORY_STAGGER_S } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
-import type { TransactionRecord } from '@hasta/contracts/wallet';
+import { HISTORY_PAGE_SIZE, type TransactionRecord } from '@hasta/contracts/wallet';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { motion, useReducedMotion } from 'motion/react';
 import { Link } from 'react-router';
@@ -18,16 +18,14 @@ function shortId(value: string | null): string {
   return value === null || value === '' ? '—' : `${value.slice(0, HISTORY_ID_SHOWN_CHARS)}...`;
 }
 
-/** Transfers a page asks for at a time. */
-const PAGE_SIZE = 50;
-
 /** Transaction History (spec §2.14): the newest page, then older ones on request. */
 export function HistoryRoute() {
   const user = useStoredUser();
   const userId = user === null ? null : String(user.id);
   const history = useInfiniteQuery({
     queryKey: historyQueryKey(userId ?? ''),
-    queryFn: ({ signal, pageParam }) => fetchTransactionHistory(userId ?? '', pageParam, PAGE_SIZE, signal),
+    queryFn: ({ signal, pageParam }) =>
+      fetchTransactionHistory(userId ?? '', pageParam, HISTORY_PAGE_SIZE, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next ?? undefined,
     enabled: userId !== null,

@@ -1,5 +1,5 @@
 import { RECENT_HISTORY_COUNT } from '@hasta/contracts/constants';
-import type { HistoryEntry } from '@hasta/contracts/wallet';
+import { HISTORY_PAGE_SIZE, type HistoryEntry } from '@hasta/contracts/wallet';
 import { messages } from '@hasta/contracts/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -225,9 +225,6 @@ function WalletTab({ user }: { user: DashboardUser }) {
     </div>
   );
 }
-
-/** Older entries the History tab asks for at a time. */
-const HISTORY_PAGE_SIZE = 50;
 
 /** The full list: the dashboard's newest entries, then older pages on request. */
 function HistoryTab({ user }: { user: DashboardUser }) {
