@@ -113,6 +113,65 @@ export default tseslint.config(
     },
   },
   {
+    // Thin handlers (decision 023): a route parses, authorises, calls one use case and shapes the answer.
+    // Queries live in repositories, never in a route file.
+    files: ['apps/server/src/routes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['kysely', '**/db/schema', '**/db/database'],
+              message: 'Routes do not query: call a use case, whose repository holds the query.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='parseFloat']",
+          message: 'Money is integer paise: parse amounts with the contracts helpers, never parseFloat.',
+        },
+        {
+          selector:
+            'MemberExpression[property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|transaction|executeQuery)$/]',
+          message: 'Routes do not query: call a use case, whose repository holds the query.',
+        },
+        {
+          selector: "MemberExpression[object.name='app'][property.name='database']",
+          message: 'Routes do not reach the database: call a use case with the repositories it needs.',
+        },
+      ],
+    },
+  },
+  {
+    // Use cases and repositories never see the web framework: plain data in, plain results or AppError out.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/app.ts',
+      'apps/server/src/main.ts',
+      'apps/server/src/plugins/**',
+      'apps/server/src/routes/**',
+      'apps/server/src/**/*.test.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify', 'fastify-*', '@fastify/*', '**/routes/**', '**/plugins/**'],
+              message:
+                'Domain modules never see Fastify, requests or replies: take plain data, return plain results or throw AppError.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

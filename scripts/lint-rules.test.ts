@@ -46,4 +46,38 @@ describe('lint rules', { timeout: 60_000 }, () => {
     const ids = await ruleIds("export const amount = parseFloat('1.10');\n", 'apps/server/src/example.ts');
     expect(ids).toContain('no-restricted-syntax');
   });
+
+  it('stop a route from querying the database', async () => {
+    const importsKysely = await ruleIds(
+      "import { sql } from 'kysely';\nexport const x = sql`SELECT 1`;\n",
+      'apps/server/src/routes/example.ts',
+    );
+    expect(importsKysely).toContain('no-restricted-imports');
+    const queries = await ruleIds(
+      "export async function f(db: { selectFrom(t: string): unknown }) {\n  return db.selectFrom('users');\n}\n",
+      'apps/server/src/routes/example.ts',
+    );
+    expect(queries).toContain('no-restricted-syntax');
+  });
+
+  it('let a route call a use case', async () => {
+    const ids = await ruleIds(
+      "import { AppError } from '../lib/app-error';\nexport const x = AppError;\n",
+      'apps/server/src/routes/example.ts',
+    );
+    expect(ids).toEqual([]);
+  });
+
+  it('keep Fastify out of use cases and repositories', async () => {
+    const fastify = await ruleIds(
+      "import type { FastifyRequest } from 'fastify';\nexport type X = FastifyRequest;\n",
+      'apps/server/src/wallet/example.ts',
+    );
+    expect(fastify).toContain('no-restricted-imports');
+    const route = await ruleIds(
+      "import { idempotencyKey } from '../routes/support/idempotency-key';\nexport const x = idempotencyKey;\n",
+      'apps/server/src/wallet/example.ts',
+    );
+    expect(route).toContain('no-restricted-imports');
+  });
 });

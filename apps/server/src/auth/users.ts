@@ -28,7 +28,3 @@ export async function findUserByIdentifier(
     .where(channelOf(identifier) === 'sms' ? 'phone' : 'email', '=', identifier)
     .executeTakeFirst();
 }
-
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}

@@ -7,7 +7,8 @@ import {
 } from '@hasta/ledger/rules';
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { errorCode, MAX_ATTEMPTS, RETRYABLE, transferRequestHash, type TransferRecord } from './ledger';
+import { sqlState } from '../db/errors';
+import { MAX_ATTEMPTS, RETRYABLE, transferRequestHash, type TransferRecord } from './ledger';
 
 /** Most transfers written by one database transaction. */
 export const MAX_BATCH_SIZE = 256;
@@ -188,7 +189,7 @@ export class TransferBatcher {
       try {
         return await this.#write(batch);
       } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(errorCode(error) ?? '')) throw error;
+        if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
       }
     }
   }

@@ -12,6 +12,7 @@ import {
   type TransferKind,
 } from '@hasta/ledger/rules';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sqlState } from '../db/errors';
 import type { LedgerAccountsTable, LedgerTransfersTable, Schema } from '../db/schema';
 
 export const SYSTEM_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
@@ -87,11 +88,6 @@ export function transferRequestHash(
     // Only when present, so the fingerprints of transfers without it stay what they were.
     ...(input.binds === undefined ? {} : { binds: input.binds }),
   });
-}
-
-export function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 /**
@@ -290,7 +286,7 @@ export class Ledger {
         if (typeof outcome === 'string') throw new LedgerError(outcome);
         return outcome;
       } catch (error) {
-        if (attempt < MAX_ATTEMPTS && RETRYABLE.has(errorCode(error) ?? '')) continue;
+        if (attempt < MAX_ATTEMPTS && RETRYABLE.has(sqlState(error) ?? '')) continue;
         throw error;
       }
     }

@@ -11,6 +11,7 @@ import { uuidFromText } from '../ledger/ledger';
 import { toAppError } from '../ledger/ledger-errors';
 import { listTransfers, toTransactionRecord } from '../ledger/queries';
 import { AppError } from '../lib/app-error';
+import { idempotencyKey } from '../routes/support/idempotency-key';
 
 /**
  * Unrecognised scans per receiving account: at most 5 in 15 minutes and 20 in a day. Identification tells
@@ -90,7 +91,7 @@ export async function takePalmPayment(
     throw error;
   }
   if (match.userId === input.receiverUserId) throw AppError.of('BAD_REQUEST', 'palmSelfPayment');
-  const key = (request.headers as Record<string, string | undefined>)['idempotency-key'];
+  const key = idempotencyKey(request);
   const id = key ? uuidFromText(`palm:${input.receiverUserId}:${key}`) : crypto.randomUUID();
   const payment = {
     id,

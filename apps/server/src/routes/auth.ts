@@ -43,9 +43,10 @@ import {
   toPublicUser,
   type UserRow,
 } from '../auth/sessions';
-import { channelOf, findUserByIdentifier, identifierOf, isUniqueViolation } from '../auth/users';
+import { channelOf, findUserByIdentifier, identifierOf } from '../auth/users';
+import { isUniqueViolation } from '../db/errors';
 import { AppError } from '../lib/app-error';
-import { publicOrigin } from '../lib/public-origin';
+import { publicOrigin } from './support/public-origin';
 import {
   decoyPasswordHash,
   generatePassword,

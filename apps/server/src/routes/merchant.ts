@@ -33,12 +33,13 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql, type Selectable, type Transaction } from 'kysely';
 import { z } from 'zod';
-import { isUniqueViolation } from '../auth/users';
+import { isUniqueViolation } from '../db/errors';
 import type { MerchantQrCodesTable, MerchantsTable, Schema } from '../db/schema';
 import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { listTransfers, statusOf } from '../ledger/queries';
 import { AppError } from '../lib/app-error';
-import { publicOrigin } from '../lib/public-origin';
+import { idempotencyKey } from './support/idempotency-key';
+import { publicOrigin } from './support/public-origin';
 import { balanceLimitError, paiseOf, toAppError } from '../ledger/ledger-errors';
 import { PALM_BODY_LIMIT_BYTES, palmPaymentAnswer, takePalmPayment } from '../palm/palm-payment';
 import { generatePassword, hashPassword } from '../lib/password';
@@ -516,7 +517,7 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('merchant_id', '=', merchant.id)
         .executeTakeFirst();
       if (!bank) throw AppError.of('NOT_FOUND', 'bankAccountNotFound');
-      const key = (request.headers as Record<string, string | undefined>)['idempotency-key'];
+      const key = idempotencyKey(request);
       try {
         await ledger.transfer({
           id: key ? uuidFromText(`payout:${merchant.id}:${key}`) : crypto.randomUUID(),

@@ -19,7 +19,7 @@ import { successResponseSchema } from '@hasta/contracts/auth';
 import { idempotencyHeaderSchema } from '@hasta/contracts/wallet';
 import { paiseToRupeesText } from '@hasta/ledger/money';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { isUniqueViolation } from '../auth/users';
+import { isUniqueViolation } from '../db/errors';
 import { paiseOf } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
 import {

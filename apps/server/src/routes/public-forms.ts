@@ -13,7 +13,7 @@ import {
 import { messages } from '@hasta/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isUniqueViolation } from '../auth/users';
+import { isUniqueViolation } from '../db/errors';
 import { AppError } from '../lib/app-error';
 import { requireAdmin } from '../plugins/auth';
 

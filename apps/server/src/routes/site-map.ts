@@ -1,6 +1,6 @@
 import { APP_PAGE_PATHS, PUBLIC_PAGE_PATHS } from '@hasta/contracts/site-pages';
 import type { FastifyPluginAsync } from 'fastify';
-import { publicOrigin } from '../lib/public-origin';
+import { publicOrigin } from './support/public-origin';
 
 /** Crawlers may cache both for an hour; they change only with a release. */
 const CRAWLER_CACHE = 'public, max-age=3600';

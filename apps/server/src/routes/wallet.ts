@@ -23,6 +23,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error';
+import { idempotencyKey } from './support/idempotency-key';
 import { createBatchLoader } from '../lib/batch-loader';
 import { TtlCache } from '../lib/ttl-cache';
 import { ReceiverChangedError, VerificationMissingError } from '../ledger/batcher';
@@ -56,7 +57,7 @@ interface Receiver {
 
 /** A caller's key names a transfer only within that caller's own requests. */
 function transferId(request: FastifyRequest, callerId: string): string {
-  const key = (request.headers as Record<string, string | undefined>)['idempotency-key'];
+  const key = idempotencyKey(request);
   return key ? uuidFromText(`transfer:${callerId}:${key}`) : crypto.randomUUID();
 }
 
