@@ -15,6 +15,7 @@ import {
   PGLITE_ENTRIES_PER_ROUND,
   TransparencyLog,
 } from './tlog/transparency-log';
+import type { MerchantDeps } from './merchant/merchant-deps';
 import type { Messenger } from './messaging/messenger';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/error-handler';
@@ -26,7 +27,8 @@ import { devOutboxRoutes } from './routes/dev-outbox';
 import { healthRoutes } from './routes/health';
 import { kioskRoutes } from './routes/kiosks';
 import { logRoutes } from './routes/log';
-import { merchantRoutes } from './routes/merchant';
+import { adminMerchantRoutes } from './routes/admin-merchants';
+import { merchantStoreRoutes } from './routes/merchant-store';
 import { publicFormRoutes } from './routes/public-forms';
 import { qrRoutes } from './routes/qr';
 import { palmRoutes } from './routes/palm';
@@ -144,7 +146,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(walletRoutes, { prefix: '/api' });
   await app.register(logRoutes, { prefix: '/api' });
   await app.register(publicFormRoutes, { prefix: '/api' });
-  await app.register(merchantRoutes, { prefix: '/api' });
+  const merchant: MerchantDeps = {
+    db: deps.database.db,
+    ledger,
+    messenger: deps.messenger,
+    pendingExpiry,
+    onNoticeFailed: (err) => app.log.warn({ err }, 'payout notice not sent'),
+  };
+  await app.register(adminMerchantRoutes, { prefix: '/api', merchant });
+  await app.register(merchantStoreRoutes, { prefix: '/api', merchant });
   await app.register(qrRoutes, { prefix: '/api' });
   await app.register(palmRoutes);
   await app.register(siteMapRoutes);
