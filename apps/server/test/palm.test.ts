@@ -5,7 +5,7 @@ import { verifyReceipt } from '@hasta/tlog/receipt';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { palmKeyFrom } from '../src/palm/palm-keys';
-import { mirrorFrame, PalmService } from '../src/palm/palm-service';
+import { mirrorFrame, PalmNotRecognisedError, PalmService } from '../src/palm/palm-service';
 import {
   bearer,
   lastCode,
@@ -398,6 +398,32 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     expect(daily.json().message).toBe(messages.palmTooManyFailures);
   });
 
+  it('counts only scans that recognise nobody towards that limit, not unclear or refused ones', async () => {
+    const payer = await registerUser(test.app, test.database);
+    const receiver = await registerUser(test.app, test.database);
+    await register(payer.token, 'left', scanOf(16, [0, 1, 2]));
+    await give(payer.user.id, 100);
+    const flat = Buffer.alloc(128 * 128, 120).toString('base64');
+    for (let i = 0; i < 5; i++) {
+      const unclear = await post('/Palm/authenticate', receiver.token, {
+        amount: 1,
+        scan: { frames: [flat], source: 'camera' },
+      });
+      expect([unclear.statusCode, unclear.json().message]).toEqual([400, messages.palmScanUnclear]);
+    }
+    // The payer's own palm paying themselves is refused, and is no unrecognised scan either.
+    const self = await post('/Palm/authenticate', payer.token, { amount: 1, scan: scanOf(16, [3, 4, 5]) });
+    expect(self.json().message).toBe(messages.palmSelfPayment);
+    const paid = await post('/Palm/authenticate', receiver.token, { amount: 1, scan: scanOf(16, [6, 7, 8]) });
+    expect(paid.statusCode).toBe(200);
+    const failures = await test.database.db
+      .selectFrom('palm_scan_failures')
+      .select('id')
+      .where('receiver_user_id', 'in', [receiver.user.id, payer.user.id])
+      .execute();
+    expect(failures).toHaveLength(0);
+  });
+
   it('takes a palm payment into the signed-in merchant’s store, and only for a merchant', async () => {
     const merchant = await approvedMerchant(test.app, test.database, adminToken, 'Palm Mart');
     const customer = await registerUser(test.app, test.database);
@@ -566,7 +592,10 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     expect((await service.identify(asScan(later, 'guide-box'))).userId).toBe(user.user.id);
     expect((await service.identify(asScan(later))).userId).toBe(user.user.id);
     // A landmark scan is taken as oriented: the left hand un-mirrored is not this palm.
-    await expect(service.identify(asScan(later, 'landmarks'))).rejects.toThrow(messages.palmNotRecognised);
+    const unrecognised = service.identify(asScan(later, 'landmarks'));
+    await expect(unrecognised).rejects.toThrow(messages.palmNotRecognised);
+    // Payments count unrecognised scans by this type (take-palm-payment.ts), not by the message.
+    await expect(unrecognised).rejects.toBeInstanceOf(PalmNotRecognisedError);
     await service.close();
   });
 

@@ -41,7 +41,8 @@ import { AppError } from '../lib/app-error';
 import { idempotencyKey } from './support/idempotency-key';
 import { publicOrigin } from './support/public-origin';
 import { balanceLimitError, paiseOf, toAppError } from '../ledger/ledger-errors';
-import { PALM_BODY_LIMIT_BYTES, palmPaymentAnswer, takePalmPayment } from '../palm/palm-payment';
+import { takePalmPayment } from '../palm/take-palm-payment';
+import { PALM_BODY_LIMIT_BYTES, palmPaymentAnswer, palmPaymentDeps } from './support/palm-payment';
 import { generatePassword, hashPassword } from '../lib/password';
 import { requireAdmin, requireUser } from '../plugins/auth';
 
@@ -268,11 +269,12 @@ export const merchantRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const merchant = await requireMerchant(request);
-      const outcome = await takePalmPayment(app, request, {
+      const outcome = await takePalmPayment(palmPaymentDeps(app, request.log), {
         scan: request.body.scan,
         amountPaise: paiseOf(request.body.amount, ledger.limits),
         receiverUserId: merchant.owner_user_id,
         creditAccountId: merchant.accountId,
+        idempotencyKey: idempotencyKey(request),
       });
       return palmPaymentAnswer(outcome, reply, messages.paymentProcessed);
     },
