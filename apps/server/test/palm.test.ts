@@ -5,6 +5,7 @@ import { verifyReceipt } from '@hasta/tlog/receipt';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { palmKeyFrom } from '../src/palm/palm-keys';
+import { takePalmPayment, type PalmPaymentDeps } from '../src/palm/take-palm-payment';
 import { mirrorFrame, PalmNotRecognisedError, PalmService } from '../src/palm/palm-service';
 import {
   bearer,
@@ -332,6 +333,46 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       .orderBy('created_at')
       .execute();
     expect(outcomes.map((row) => row.outcome)).toEqual(['paid', 'cancelled', 'failed', 'expired', 'expired']);
+  });
+
+  it('gives a payment above the palm limit up at once when the payer’s code cannot be sent', async () => {
+    const payer = await registerUser(test.app, test.database, { phone: uniquePhone() });
+    const receiver = await registerUser(test.app, test.database);
+    await register(payer.token, 'left', scanOf(23, [0, 1, 2]));
+    await give(payer.user.id, 20000);
+    const logged: string[] = [];
+    // The use case itself, with a messenger whose provider is down (no HTTP request in sight).
+    const deps: PalmPaymentDeps = {
+      palm: test.app.palm,
+      ledger: test.app.ledger,
+      pendingExpiry: test.app.pendingExpiry,
+      payments: test.app.palmPayments,
+      messenger: { send: () => Promise.reject(new Error('gateway down')) },
+      codeSecret: test.env.COOKIE_SECRET,
+      log: { error: (_details, message) => logged.push(message) },
+    };
+    const input = {
+      scan: scanOf(23, [3, 4, 5]),
+      amountPaise: 600_000n,
+      receiverUserId: receiver.user.id,
+      creditAccountId: await test.app.ledger.ensureUserAccount(receiver.user.id),
+      idempotencyKey: 'code-not-sent',
+    };
+    await expect(takePalmPayment(deps, input)).rejects.toThrow(messages.failedToSendOtpRetry);
+    expect(logged).toEqual(['palm payment code not sent']);
+    const payerAccount = await test.app.ledger.ensureUserAccount(payer.user.id);
+    expect((await test.app.ledger.account(payerAccount))!.debitsPending).toBe(0n);
+    expect(await balanceOf(payer.token)).toBe('20000.00');
+    // The same key again is that payment, which is over: no code is sent for it now.
+    await expect(takePalmPayment({ ...deps, messenger: test.app.messenger }, input)).rejects.toThrow(
+      messages.palmPaymentClosed,
+    );
+    const outcomes = await test.database.db
+      .selectFrom('palm_payment_confirmations')
+      .select('outcome')
+      .where('payer_user_id', '=', payer.user.id)
+      .execute();
+    expect(outcomes).toEqual([{ outcome: 'failed' }]);
   });
 
   it('takes a store’s palm payment above the palm limit once its owner enters the customer’s code', async () => {
