@@ -2,12 +2,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AnchorWorker } from './anchor/anchor-worker';
 import { createAnchorWorker } from './anchor/anchoring';
+import { PalmConsentRepository } from './consent/palm-consent-repository';
 import type { Database } from './db/database';
 import { ledgerLimits, type Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
 import { Ledger } from './ledger/ledger';
 import { PendingExpiry } from './ledger/pending-expiry';
-import { PalmConsentRepository } from './consent/palm-consent-repository';
 import { loadPalmKeys } from './palm/palm-keys';
 import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';

@@ -24,6 +24,7 @@ const liveConsent = sql<boolean>`EXISTS (
 export class PalmNotRecognisedError extends AppError {
   constructor() {
     super('BAD_REQUEST', messages.palmNotRecognised);
+    this.name = 'PalmNotRecognisedError';
   }
 }
 
