@@ -2,12 +2,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AnchorWorker } from './anchor/anchor-worker';
 import { createAnchorWorker } from './anchor/anchoring';
+import { PalmConsentRepository } from './consent/palm-consent-repository';
 import type { Database } from './db/database';
 import { ledgerLimits, type Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
 import { Ledger } from './ledger/ledger';
 import { PendingExpiry } from './ledger/pending-expiry';
 import { loadPalmKeys } from './palm/palm-keys';
+import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';
 import {
   loadLogKeys,
@@ -51,6 +53,10 @@ declare module 'fastify' {
     anchorWorker: AnchorWorker | null;
     /** The palm engine and its in-memory gallery (decision 014). */
     palm: PalmService;
+    /** Palm payment records: unrecognised scans, codes of payments waiting for their payer. */
+    palmPayments: PalmPaymentRepository;
+    /** A person's palm data and consent, as the Consent tab and registration read them. */
+    palmConsents: PalmConsentRepository;
   }
 }
 
@@ -133,6 +139,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await palm.init();
   app.decorate('palm', palm);
+  app.decorate('palmPayments', new PalmPaymentRepository(deps.database.db));
+  app.decorate('palmConsents', new PalmConsentRepository(deps.database.db));
   app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);
