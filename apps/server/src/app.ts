@@ -140,7 +140,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(healthRoutes, { prefix: '/api' });
   await app.register(kioskRoutes, { prefix: '/api' });
-  await app.register(authRoutes, { prefix: '/api' });
+  await app.register(authRoutes, {
+    prefix: '/api',
+    deps: { db: deps.database.db, secret: env.COOKIE_SECRET, messenger: deps.messenger },
+  });
   await app.register(walletRoutes, { prefix: '/api' });
   await app.register(logRoutes, { prefix: '/api' });
   await app.register(publicFormRoutes, { prefix: '/api' });
