@@ -138,20 +138,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerAuth(app);
   await registerOpenApi(app);
 
-  await app.register(healthRoutes, { prefix: '/api' });
-  await app.register(kioskRoutes, { prefix: '/api' });
+  const db = deps.database.db;
+  await app.register(healthRoutes, { prefix: '/api', deps: { database: deps.database } });
+  await app.register(kioskRoutes, { prefix: '/api', deps: { db } });
   await app.register(authRoutes, {
     prefix: '/api',
-    deps: { db: deps.database.db, secret: env.COOKIE_SECRET, messenger: deps.messenger },
+    deps: { db, secret: env.COOKIE_SECRET, messenger: deps.messenger },
   });
   await app.register(walletRoutes, { prefix: '/api' });
-  await app.register(logRoutes, { prefix: '/api' });
-  await app.register(publicFormRoutes, { prefix: '/api' });
+  await app.register(logRoutes, { prefix: '/api', deps: { db, log: transparencyLog } });
+  await app.register(publicFormRoutes, { prefix: '/api', deps: { db } });
   await app.register(merchantRoutes, { prefix: '/api' });
-  await app.register(qrRoutes, { prefix: '/api' });
+  await app.register(qrRoutes, { prefix: '/api', deps: { db } });
   await app.register(palmRoutes);
   await app.register(siteMapRoutes);
-  if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes);
+  if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes, { deps: { db } });
 
   await registerWebApp(app, env);
   return app;
