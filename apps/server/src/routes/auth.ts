@@ -21,7 +21,7 @@ import {
   type OtpPurpose,
 } from '@hasta/contracts/auth';
 import { messages } from '@hasta/contracts/messages';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { directoryPage } from '../admin/user-directory';
 import { resetPasswordForUser } from '../auth/admin-reset-password';
@@ -60,7 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
   };
 
   /** The session the request came with, if any, as the use cases take it. */
-  async function callerOf(request: Parameters<typeof authenticate>[0]): Promise<Caller | undefined> {
+  async function callerOf(request: FastifyRequest): Promise<Caller | undefined> {
     const auth = await authenticate(request);
     return auth && { sessionId: auth.sessionId, user: auth.user };
   }
@@ -73,9 +73,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
 
   const otpTags = { tags: ['auth'] };
 
-  /** A verified registration continues in the browser through this cookie (callers without cookies use the answer). */
-  async function verified(
-    request: Parameters<typeof authenticate>[0],
+  /**
+   * Checks a code and shapes the answer: a login code sets the session cookie; a registration code sets the
+   * verification cookie that signup reads (callers without cookies use the token in the answer).
+   */
+  async function verifyAndAnswer(
+    request: FastifyRequest,
     reply: FastifyReply,
     input: {
       identifier: string;
@@ -153,7 +156,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
         response: { 200: otpVerifyResponseSchema },
       },
     },
-    async (request, reply) => verified(request, reply, { identifier: request.body.email, ...request.body }),
+    async (request, reply) =>
+      verifyAndAnswer(request, reply, { identifier: request.body.email, ...request.body }),
   );
   app.post(
     '/verify-sms-otp',
@@ -166,7 +170,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
         response: { 200: otpVerifyResponseSchema },
       },
     },
-    async (request, reply) => verified(request, reply, { identifier: request.body.phone, ...request.body }),
+    async (request, reply) =>
+      verifyAndAnswer(request, reply, { identifier: request.body.phone, ...request.body }),
   );
 
   app.post(
