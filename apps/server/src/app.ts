@@ -148,12 +148,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerAuth(app);
   await registerOpenApi(app);
 
-  await app.register(healthRoutes, { prefix: '/api' });
-  await app.register(kioskRoutes, { prefix: '/api' });
-  await app.register(authRoutes, { prefix: '/api' });
+  const db = deps.database.db;
+  await app.register(healthRoutes, { prefix: '/api', deps: { database: deps.database } });
+  await app.register(kioskRoutes, { prefix: '/api', deps: { db } });
+  await app.register(authRoutes, {
+    prefix: '/api',
+    deps: { db, secret: env.COOKIE_SECRET, messenger: deps.messenger },
+  });
   await app.register(walletRoutes, { prefix: '/api' });
-  await app.register(logRoutes, { prefix: '/api' });
-  await app.register(publicFormRoutes, { prefix: '/api' });
+  await app.register(logRoutes, { prefix: '/api', deps: { db, log: transparencyLog } });
+  await app.register(publicFormRoutes, { prefix: '/api', deps: { db } });
   const merchant: MerchantDeps = {
     db: deps.database.db,
     ledger,
@@ -163,10 +167,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   };
   await app.register(adminMerchantRoutes, { prefix: '/api', merchant });
   await app.register(merchantStoreRoutes, { prefix: '/api', merchant });
-  await app.register(qrRoutes, { prefix: '/api' });
+  await app.register(qrRoutes, { prefix: '/api', deps: { db } });
   await app.register(palmRoutes);
   await app.register(siteMapRoutes);
-  if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes);
+  if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes, { deps: { db } });
 
   await registerWebApp(app, env);
   return app;

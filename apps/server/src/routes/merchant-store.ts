@@ -25,7 +25,8 @@ import { storePayments } from '../merchant/store-payments';
 import { createStoreQrCode, storeQrCodes } from '../merchant/store-qr-codes';
 import { saveStoreSettings, storeSettings } from '../merchant/store-settings';
 import { storeSummary } from '../merchant/store-summary';
-import { PALM_BODY_LIMIT_BYTES, palmPaymentAnswer, takePalmPayment } from '../palm/palm-payment';
+import { takePalmPayment } from '../palm/take-palm-payment';
+import { PALM_BODY_LIMIT_BYTES, palmPaymentAnswer, palmPaymentDeps } from './support/palm-payment';
 import { idempotencyKey } from './support/idempotency-key';
 import { requireMerchant } from './support/require-merchant';
 
@@ -64,11 +65,12 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ merchant: MerchantDeps
     },
     async (request, reply) => {
       const merchant = await requireMerchant(request, deps);
-      const outcome = await takePalmPayment(app, request, {
+      const outcome = await takePalmPayment(palmPaymentDeps(app, request.log), {
         scan: request.body.scan,
         amountPaise: paiseOf(request.body.amount, ledger.limits),
         receiverUserId: merchant.ownerUserId,
         creditAccountId: merchant.accountId,
+        idempotencyKey: idempotencyKey(request),
       });
       return palmPaymentAnswer(outcome, reply, messages.paymentProcessed);
     },
