@@ -165,8 +165,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     pendingExpiry,
     onNoticeFailed: (err) => app.log.warn({ err }, 'payout notice not sent'),
   };
-  await app.register(adminMerchantRoutes, { prefix: '/api', merchant });
-  await app.register(merchantStoreRoutes, { prefix: '/api', merchant });
+  await app.register(adminMerchantRoutes, { prefix: '/api', deps: merchant });
+  await app.register(merchantStoreRoutes, { prefix: '/api', deps: merchant });
   await app.register(qrRoutes, { prefix: '/api', deps: { db } });
   await app.register(palmRoutes);
   await app.register(siteMapRoutes);

@@ -16,11 +16,8 @@ import { requireAdmin } from '../plugins/auth';
 import { publicOrigin } from './support/public-origin';
 
 /** The admin's side of the stores: approving vendors into merchants, and deciding their withdrawals. */
-export const adminMerchantRoutes: FastifyPluginAsyncZod<{ merchant: MerchantDeps }> = async (
-  app,
-  options,
-) => {
-  const deps = options.merchant;
+export const adminMerchantRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> = async (app, options) => {
+  const deps = options.deps;
   const tags = ['admin'];
 
   // A withdrawal nobody decided within its timeout is voided by the ledger's expiry round.

@@ -31,11 +31,8 @@ import { idempotencyKey } from './support/idempotency-key';
 import { requireMerchant } from './support/require-merchant';
 
 /** The store's self-service (spec §3, merchant dashboard): every route here is for the store's own merchant. */
-export const merchantStoreRoutes: FastifyPluginAsyncZod<{ merchant: MerchantDeps }> = async (
-  app,
-  options,
-) => {
-  const deps = options.merchant;
+export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> = async (app, options) => {
+  const deps = options.deps;
   const { ledger } = deps;
   const tags = ['merchant'];
 
