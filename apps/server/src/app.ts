@@ -141,7 +141,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(healthRoutes, { prefix: '/api' });
   await app.register(kioskRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
-  await app.register(walletRoutes, { prefix: '/api', db: deps.database.db });
+  await app.register(walletRoutes, { prefix: '/api', deps: { db: deps.database.db, ledger } });
   await app.register(logRoutes, { prefix: '/api' });
   await app.register(publicFormRoutes, { prefix: '/api' });
   await app.register(merchantRoutes, { prefix: '/api' });

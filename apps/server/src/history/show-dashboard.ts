@@ -7,17 +7,12 @@ import { findWallet } from '../wallet/find-wallet';
 import { readHistoryPage } from './history-page';
 import { registeredPalms } from './palm-template-repository';
 
-export interface DashboardDependencies {
-  db: Kysely<Schema>;
-  ledger: Pick<Ledger, 'ensureUserAccount' | 'account'>;
-}
-
 /**
  * A user's wallet overview: who they are, their balance, which palms they registered and the newest page of
  * their history. 404 for an unknown user.
  */
 export async function showDashboard(
-  deps: DashboardDependencies,
+  deps: { db: Kysely<Schema>; ledger: Pick<Ledger, 'ensureUserAccount' | 'account'> },
   userId: string,
 ): Promise<DashboardResponse['user']> {
   const { owner, accountId } = await findWallet(deps, userId);

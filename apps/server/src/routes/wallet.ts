@@ -33,8 +33,8 @@ import { paiseOf, toAppError } from '../ledger/ledger-errors';
 import { uuidFromText } from '../ledger/ledger';
 import { toTransactionRecord } from '../ledger/queries';
 import { actingFor, requireAdmin, requireUser, requireUserRecheckedInTransaction } from '../plugins/auth';
-import type { WalletDependencies } from '../wallet/find-wallet';
 import { issueMoney } from '../wallet/issue-money';
+import type { WalletDeps } from '../wallet/wallet-deps';
 
 const TRANSFER_VERIFICATION_TTL_MS = 5 * 60_000;
 /** Most receiver addresses read by one query. */
@@ -64,18 +64,13 @@ function transferId(request: FastifyRequest, callerId: string): string {
   return key ? uuidFromText(`transfer:${callerId}:${key}`) : crypto.randomUUID();
 }
 
-/** What the app hands the wallet routes: the database their use cases read through. */
-export interface WalletRoutesOptions {
-  db: WalletDependencies['db'];
-}
-
-export const walletRoutes: FastifyPluginAsyncZod<WalletRoutesOptions> = async (app, options) => {
+export const walletRoutes: FastifyPluginAsyncZod<{ deps: WalletDeps }> = async (app, options) => {
   const db = app.database.db;
   const ledger = app.ledger;
   const batcher = app.transferBatcher;
   const tags = ['wallet'];
-  /** The dependencies of the use cases below (each takes what it needs). */
-  const deps = { db: options.db, ledger, transfers: new TransferReversalRepository(options.db) };
+  /** What the use cases below need (each takes its part). */
+  const deps = { ...options.deps, transfers: new TransferReversalRepository(options.deps.db) };
 
   /**
    * The user an address names, with their store when they are a merchant. Addresses asked for together are

@@ -4,14 +4,9 @@ import type { Ledger } from '../ledger/ledger';
 import { AppError } from '../lib/app-error';
 import { findWalletOwner, type WalletOwner } from './wallet-owner-repository';
 
-export interface WalletDependencies {
-  db: Kysely<Schema>;
-  ledger: Pick<Ledger, 'ensureUserAccount'>;
-}
-
 /** A user's wallet: who owns it and its ledger account (opened on first use); 404 for an unknown user. */
 export async function findWallet(
-  deps: WalletDependencies,
+  deps: { db: Kysely<Schema>; ledger: Pick<Ledger, 'ensureUserAccount'> },
   userId: string,
 ): Promise<{ owner: WalletOwner; accountId: string }> {
   const owner = await findWalletOwner(deps.db, userId);
