@@ -155,7 +155,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     prefix: '/api',
     deps: { db, secret: env.COOKIE_SECRET, messenger: deps.messenger },
   });
-  await app.register(walletRoutes, { prefix: '/api' });
+  await app.register(walletRoutes, { prefix: '/api', deps: { db, ledger } });
   await app.register(logRoutes, { prefix: '/api', deps: { db, log: transparencyLog } });
   await app.register(publicFormRoutes, { prefix: '/api', deps: { db } });
   const merchant: MerchantDeps = {
