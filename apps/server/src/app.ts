@@ -7,6 +7,7 @@ import { ledgerLimits, type Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
 import { Ledger } from './ledger/ledger';
 import { PendingExpiry } from './ledger/pending-expiry';
+import { sendMoneySteps, type SendMoneyBatcher } from './wallet/send-money';
 import { loadPalmKeys } from './palm/palm-keys';
 import { PalmService } from './palm/palm-service';
 import {
@@ -40,7 +41,7 @@ declare module 'fastify' {
     messenger: Messenger;
     /** The one ledger of this process (it caches account ids) and its group-commit path for transfers. */
     ledger: Ledger;
-    transferBatcher: TransferBatcher;
+    transferBatcher: SendMoneyBatcher;
     /** Voids pending transfers past their timeout; kinds register what else changes with them. */
     pendingExpiry: PendingExpiry;
     /** The verifiable log of payments and consent (decision 009). */
@@ -98,6 +99,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     new TransferBatcher(deps.database.db, {
       maxInFlight: deps.database.kind === 'postgres' ? 2 : 1,
       limits,
+      steps: sendMoneySteps,
+      now: ledger.now,
     }),
   );
   const pendingExpiry = new PendingExpiry(ledger, (err, pendingId) =>
