@@ -117,7 +117,7 @@ DECLARE
   v_amounts bigint[] := p_amounts;
   v_kinds text[] := p_kinds;
   v_pending_timeouts timestamptz[];
-  v_pending ledger_transfers%ROWTYPE;
+  v_pending record;
   v_resolved uuid[] := '{}';
   v_account_ids uuid[];
   v_account_kinds text[];
