@@ -48,6 +48,13 @@ BEGIN
     RETURNING id
   )
   SELECT coalesce(array_agg(id), '{}') INTO v_claimed FROM claimed;
+  IF cardinality(v_claimed) = cardinality(p_ids) THEN
+    RETURN QUERY
+      SELECT w.k::int, 'claimed', NULL::bigint, NULL::uuid, NULL::uuid, NULL::bigint, NULL::text, NULL::text,
+             NULL::uuid, NULL::timestamptz, NULL::uuid, NULL::uuid, NULL::timestamptz
+      FROM generate_series(1, cardinality(p_ids)) AS w(k);
+    RETURN;
+  END IF;
   -- A new statement, so a new snapshot: it sees what the transactions the insert waited for wrote.
   RETURN QUERY
     SELECT w.k::int,
@@ -77,7 +84,9 @@ BEGIN
 END;
 $$;
 
--- 2. Posts transfers whose ids this transaction claimed, in arrival order, in one statement. Each is
+-- 2. Posts transfers whose ids this transaction claimed, in arrival order, in one statement. The caller posts
+-- only ids it claimed and did not give back; the keys hold it to that (a transfer's id references its claim,
+-- and is written once). Each is
 -- 'single' or 'pending' (debit, credit, amount, kind; a pending one its timeout in ms from p_now), or 'post' or
 -- 'void' of a pending transfer (p_pending_ids; its accounts, amount and kind are the pending transfer's). It
 -- locks every account involved in one global order (by id, FOR UPDATE), applies the rules, and writes the
@@ -119,6 +128,7 @@ DECLARE
   v_pending_timeouts timestamptz[];
   v_pending record;
   v_resolved uuid[] := '{}';
+  v_has_resolutions boolean;
   v_account_ids uuid[];
   v_account_kinds text[];
   v_dp bigint[];
@@ -149,19 +159,12 @@ BEGIN
     OR cardinality(p_initiated_by) <> v_count OR p_now IS NULL THEN
     RAISE EXCEPTION 'ledger_post_batch: the arrays differ in length';
   END IF;
-  -- Only ids this transaction claimed (and did not give back) are posted.
-  IF EXISTS (
-    SELECT 1 FROM unnest(p_ids) AS w(id)
-    LEFT JOIN ledger_requests r ON r.id = w.id
-    WHERE r.id IS NULL OR r.error_code IS NOT NULL OR EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.id = w.id)
-  ) THEN
-    RAISE EXCEPTION 'ledger_post_batch: an id was not claimed for posting';
-  END IF;
+  v_has_resolutions := 'post' = ANY(p_phases) OR 'void' = ANY(p_phases);
   v_outcomes := array_fill(NULL::text, ARRAY[v_count]);
   v_pending_timeouts := array_fill(NULL::timestamptz, ARRAY[v_count]);
 
   -- A post or void takes its accounts, amount and kind from the pending transfer it names.
-  IF EXISTS (SELECT 1 FROM unnest(p_phases) AS w(phase) WHERE w.phase IN ('post', 'void')) THEN
+  IF v_has_resolutions THEN
     FOR i IN 1 .. v_count LOOP
       IF p_phases[i] IN ('post', 'void') THEN
         SELECT t.* INTO v_pending
@@ -195,9 +198,11 @@ BEGIN
   v_changed := array_fill(false, ARRAY[greatest(cardinality(v_account_ids), 1)]);
 
   -- Pending transfers already posted or voided (seen now that their accounts are locked).
-  SELECT coalesce(array_agg(t.pending_id), '{}') INTO v_resolved
-  FROM ledger_transfers t
-  WHERE t.pending_id = ANY(p_pending_ids);
+  IF v_has_resolutions THEN
+    SELECT coalesce(array_agg(t.pending_id), '{}') INTO v_resolved
+    FROM ledger_transfers t
+    WHERE t.pending_id = ANY(p_pending_ids);
+  END IF;
 
   -- The rules, in arrival order.
   FOR i IN 1 .. v_count LOOP
@@ -262,9 +267,11 @@ BEGIN
   SET debits_posted = v.dp, credits_posted = v.cp, debits_pending = v.dq, credits_pending = v.cq
   FROM unnest(v_account_ids, v_dp, v_cp, v_dq, v_cq, v_changed) AS v(id, dp, cp, dq, cq, changed)
   WHERE a.id = v.id AND v.changed;
-  UPDATE ledger_requests AS r SET error_code = v.code
-  FROM unnest(v_refused_ids, v_refused_codes) AS v(id, code)
-  WHERE r.id = v.id;
+  IF cardinality(v_refused_ids) > 0 THEN
+    UPDATE ledger_requests AS r SET error_code = v.code
+    FROM unnest(v_refused_ids, v_refused_codes) AS v(id, code)
+    WHERE r.id = v.id;
+  END IF;
   RETURN QUERY
     WITH written AS (
       INSERT INTO ledger_transfers (
