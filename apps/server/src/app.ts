@@ -97,7 +97,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate(
     'transferBatcher',
     new TransferBatcher(deps.database.db, {
-      maxInFlight: deps.database.kind === 'postgres' ? 2 : 1,
+      maxInFlight: deps.database.kind === 'postgres' ? 4 : 1,
       limits,
       steps: sendMoneySteps,
       now: ledger.now,

@@ -75,7 +75,10 @@ export class TransferBatcher<T extends BatchedTransferInput = BatchedTransferInp
     private readonly db: Kysely<Schema>,
     private readonly options: {
       limits?: LedgerLimits;
-      /** Batches written at once: 1 for PGlite (one connection), 2 for PostgreSQL to overlap round trips. */
+      /**
+       * Batches written at once: 1 for PGlite (one connection), 4 for PostgreSQL to overlap the round trips of
+       * a batch's transaction (claim, the steps, post, commit).
+       */
       maxInFlight?: number;
       /** The use case's steps between the claim and the posting. */
       steps?: BatchSteps<T>;
