@@ -136,7 +136,7 @@ export default tseslint.config(
         },
         {
           selector:
-            'MemberExpression[property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|transaction|executeQuery)$/]',
+            'CallExpression > MemberExpression.callee[property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|transaction|executeQuery)$/]',
           message: 'Routes do not query: call a use case, whose repository holds the query.',
         },
         {

@@ -60,9 +60,9 @@ describe('lint rules', { timeout: 60_000 }, () => {
     expect(queries).toContain('no-restricted-syntax');
   });
 
-  it('let a route call a use case', async () => {
+  it('let a route call a use case and read a field named like a query', async () => {
     const ids = await ruleIds(
-      "import { AppError } from '../lib/app-error';\nexport const x = AppError;\n",
+      "import { AppError } from '../lib/app-error';\nexport const x = (outcome: { transaction: unknown }) => [AppError, outcome.transaction];\n",
       'apps/server/src/routes/example.ts',
     );
     expect(ids).toEqual([]);

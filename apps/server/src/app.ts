@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AnchorWorker } from './anchor/anchor-worker';
 import { createAnchorWorker } from './anchor/anchoring';
+import { PalmConsentRepository } from './consent/palm-consent-repository';
 import type { Database } from './db/database';
 import { ledgerLimits, type Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
@@ -9,6 +10,7 @@ import { Ledger } from './ledger/ledger';
 import { PendingExpiry } from './ledger/pending-expiry';
 import { sendMoneySteps, type SendMoneyBatcher } from './wallet/send-money';
 import { loadPalmKeys } from './palm/palm-keys';
+import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';
 import {
   loadLogKeys,
@@ -16,6 +18,7 @@ import {
   PGLITE_ENTRIES_PER_ROUND,
   TransparencyLog,
 } from './tlog/transparency-log';
+import type { MerchantDeps } from './merchant/merchant-deps';
 import type { Messenger } from './messaging/messenger';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/error-handler';
@@ -27,7 +30,8 @@ import { devOutboxRoutes } from './routes/dev-outbox';
 import { healthRoutes } from './routes/health';
 import { kioskRoutes } from './routes/kiosks';
 import { logRoutes } from './routes/log';
-import { merchantRoutes } from './routes/merchant';
+import { adminMerchantRoutes } from './routes/admin-merchants';
+import { merchantStoreRoutes } from './routes/merchant-store';
 import { publicFormRoutes } from './routes/public-forms';
 import { qrRoutes } from './routes/qr';
 import { palmRoutes } from './routes/palm';
@@ -50,6 +54,10 @@ declare module 'fastify' {
     anchorWorker: AnchorWorker | null;
     /** The palm engine and its in-memory gallery (decision 014). */
     palm: PalmService;
+    /** Palm payment records: unrecognised scans, codes of payments waiting for their payer. */
+    palmPayments: PalmPaymentRepository;
+    /** A person's palm data and consent, as the Consent tab and registration read them. */
+    palmConsents: PalmConsentRepository;
   }
 }
 
@@ -134,6 +142,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await palm.init();
   app.decorate('palm', palm);
+  app.decorate('palmPayments', new PalmPaymentRepository(deps.database.db));
+  app.decorate('palmConsents', new PalmConsentRepository(deps.database.db));
   app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);
@@ -141,17 +151,29 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerAuth(app);
   await registerOpenApi(app);
 
-  await app.register(healthRoutes, { prefix: '/api' });
-  await app.register(kioskRoutes, { prefix: '/api' });
-  await app.register(authRoutes, { prefix: '/api' });
-  await app.register(walletRoutes, { prefix: '/api' });
-  await app.register(logRoutes, { prefix: '/api' });
-  await app.register(publicFormRoutes, { prefix: '/api' });
-  await app.register(merchantRoutes, { prefix: '/api' });
-  await app.register(qrRoutes, { prefix: '/api' });
+  const db = deps.database.db;
+  await app.register(healthRoutes, { prefix: '/api', deps: { database: deps.database } });
+  await app.register(kioskRoutes, { prefix: '/api', deps: { db } });
+  await app.register(authRoutes, {
+    prefix: '/api',
+    deps: { db, secret: env.COOKIE_SECRET, messenger: deps.messenger },
+  });
+  await app.register(walletRoutes, { prefix: '/api', deps: { db, ledger } });
+  await app.register(logRoutes, { prefix: '/api', deps: { db, log: transparencyLog } });
+  await app.register(publicFormRoutes, { prefix: '/api', deps: { db } });
+  const merchant: MerchantDeps = {
+    db: deps.database.db,
+    ledger,
+    messenger: deps.messenger,
+    pendingExpiry,
+    onNoticeFailed: (err) => app.log.warn({ err }, 'payout notice not sent'),
+  };
+  await app.register(adminMerchantRoutes, { prefix: '/api', deps: merchant });
+  await app.register(merchantStoreRoutes, { prefix: '/api', deps: merchant });
+  await app.register(qrRoutes, { prefix: '/api', deps: { db } });
   await app.register(palmRoutes);
   await app.register(siteMapRoutes);
-  if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes);
+  if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes, { deps: { db } });
 
   await registerWebApp(app, env);
   return app;

@@ -5,7 +5,8 @@ import { verifyReceipt } from '@hasta/tlog/receipt';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { palmKeyFrom } from '../src/palm/palm-keys';
-import { mirrorFrame, PalmService } from '../src/palm/palm-service';
+import { takePalmPayment, type PalmPaymentDeps } from '../src/palm/take-palm-payment';
+import { mirrorFrame, PalmNotRecognisedError, PalmService } from '../src/palm/palm-service';
 import {
   bearer,
   lastCode,
@@ -334,6 +335,46 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     expect(outcomes.map((row) => row.outcome)).toEqual(['paid', 'cancelled', 'failed', 'expired', 'expired']);
   });
 
+  it('gives a payment above the palm limit up at once when the payer’s code cannot be sent', async () => {
+    const payer = await registerUser(test.app, test.database, { phone: uniquePhone() });
+    const receiver = await registerUser(test.app, test.database);
+    await register(payer.token, 'left', scanOf(23, [0, 1, 2]));
+    await give(payer.user.id, 20000);
+    const logged: string[] = [];
+    // The use case itself, with a messenger whose provider is down (no HTTP request in sight).
+    const deps: PalmPaymentDeps = {
+      palm: test.app.palm,
+      ledger: test.app.ledger,
+      pendingExpiry: test.app.pendingExpiry,
+      payments: test.app.palmPayments,
+      messenger: { send: () => Promise.reject(new Error('gateway down')) },
+      codeSecret: test.env.COOKIE_SECRET,
+      log: { error: (_details, message) => logged.push(message) },
+    };
+    const input = {
+      scan: scanOf(23, [3, 4, 5]),
+      amountPaise: 600_000n,
+      receiverUserId: receiver.user.id,
+      creditAccountId: await test.app.ledger.ensureUserAccount(receiver.user.id),
+      idempotencyKey: 'code-not-sent',
+    };
+    await expect(takePalmPayment(deps, input)).rejects.toThrow(messages.failedToSendOtpRetry);
+    expect(logged).toEqual(['palm payment code not sent']);
+    const payerAccount = await test.app.ledger.ensureUserAccount(payer.user.id);
+    expect((await test.app.ledger.account(payerAccount))!.debitsPending).toBe(0n);
+    expect(await balanceOf(payer.token)).toBe('20000.00');
+    // The same key again is that payment, which is over: no code is sent for it now.
+    await expect(takePalmPayment({ ...deps, messenger: test.app.messenger }, input)).rejects.toThrow(
+      messages.palmPaymentClosed,
+    );
+    const outcomes = await test.database.db
+      .selectFrom('palm_payment_confirmations')
+      .select('outcome')
+      .where('payer_user_id', '=', payer.user.id)
+      .execute();
+    expect(outcomes).toEqual([{ outcome: 'failed' }]);
+  });
+
   it('takes a store’s palm payment above the palm limit once its owner enters the customer’s code', async () => {
     const merchant = await approvedMerchant(test.app, test.database, adminToken, 'Big Mart');
     const email = uniqueEmail('buyer');
@@ -396,6 +437,32 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     const daily = await attempt(14);
     expect(daily.statusCode).toBe(429);
     expect(daily.json().message).toBe(messages.palmTooManyFailures);
+  });
+
+  it('counts only scans that recognise nobody towards that limit, not unclear or refused ones', async () => {
+    const payer = await registerUser(test.app, test.database);
+    const receiver = await registerUser(test.app, test.database);
+    await register(payer.token, 'left', scanOf(16, [0, 1, 2]));
+    await give(payer.user.id, 100);
+    const flat = Buffer.alloc(128 * 128, 120).toString('base64');
+    for (let i = 0; i < 5; i++) {
+      const unclear = await post('/Palm/authenticate', receiver.token, {
+        amount: 1,
+        scan: { frames: [flat], source: 'camera' },
+      });
+      expect([unclear.statusCode, unclear.json().message]).toEqual([400, messages.palmScanUnclear]);
+    }
+    // The payer's own palm paying themselves is refused, and is no unrecognised scan either.
+    const self = await post('/Palm/authenticate', payer.token, { amount: 1, scan: scanOf(16, [3, 4, 5]) });
+    expect(self.json().message).toBe(messages.palmSelfPayment);
+    const paid = await post('/Palm/authenticate', receiver.token, { amount: 1, scan: scanOf(16, [6, 7, 8]) });
+    expect(paid.statusCode).toBe(200);
+    const failures = await test.database.db
+      .selectFrom('palm_scan_failures')
+      .select('id')
+      .where('receiver_user_id', 'in', [receiver.user.id, payer.user.id])
+      .execute();
+    expect(failures).toHaveLength(0);
   });
 
   it('takes a palm payment into the signed-in merchant’s store, and only for a merchant', async () => {
@@ -566,7 +633,10 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     expect((await service.identify(asScan(later, 'guide-box'))).userId).toBe(user.user.id);
     expect((await service.identify(asScan(later))).userId).toBe(user.user.id);
     // A landmark scan is taken as oriented: the left hand un-mirrored is not this palm.
-    await expect(service.identify(asScan(later, 'landmarks'))).rejects.toThrow(messages.palmNotRecognised);
+    const unrecognised = service.identify(asScan(later, 'landmarks'));
+    await expect(unrecognised).rejects.toThrow(messages.palmNotRecognised);
+    // Payments count unrecognised scans by this type (take-palm-payment.ts), not by the message.
+    await expect(unrecognised).rejects.toBeInstanceOf(PalmNotRecognisedError);
     await service.close();
   });
 

@@ -33,15 +33,47 @@ export function paiseToRupeesText(paise: bigint): string {
   return `${sign}${rupees}.${rest}`;
 }
 
-const inrWhole = new Intl.NumberFormat('en-IN', {
-  style: 'currency',
-  currency: 'INR',
-  maximumFractionDigits: 0,
-});
-const inrPaise = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+/** The languages rupees are shown in. */
+export type InrLocale = 'en-IN' | 'hi-IN';
 
-/** 20_000_000n -> "₹2,00,000"; 150n -> "₹1.50": rupees as a person reads them, paise only when there are any. */
-export function formatInrPaise(paise: bigint): string {
-  const text = paiseToRupeesText(paise) as `${number}`;
-  return paise % PAISE_PER_RUPEE === 0n ? inrWhole.format(text) : inrPaise.format(text);
+/**
+ * Whether a rupee text shows paise: always two digits ("₹12.00", the wallet's amounts), only when there are
+ * any ("₹12", "₹12.50", the limits in messages), or never (whole rupees rounded half up, marketing figures).
+ */
+export type PaiseShown = 'always' | 'when-any' | 'never';
+
+/** A decimal rupee text: "1234.50", "-12.5", "200000". */
+const DECIMAL_RUPEES = /^-?\d+(\.\d+)?$/;
+/** A decimal whose fraction is all zeros (or absent): whole rupees. */
+const WHOLE_RUPEES = /^-?\d+(\.0+)?$/;
+
+/** One Intl.NumberFormat per locale and fraction style (four at most), made on first use. */
+const inrFormats = new Map<string, Intl.NumberFormat>();
+
+function inrFormat(locale: InrLocale, wholeRupees: boolean): Intl.NumberFormat {
+  const key = `${locale}:${wholeRupees ? 'whole' : 'paise'}`;
+  let format = inrFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: 'INR',
+      ...(wholeRupees ? { maximumFractionDigits: 0 } : {}),
+    });
+    inrFormats.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * Rupees as a person reads them, from a decimal string and never through a float: ("1234.50", 'en-IN') ->
+ * "₹1,234.50"; with paise 'when-any', "200000.00" -> "₹2,00,000" and "1.50" -> "₹1.50". Amounts in paise go
+ * through paiseToRupeesText first. A text that is not a decimal is returned as it came (a screen shows what
+ * the server sent, never "NaN").
+ */
+export function formatInr(rupees: string, locale: InrLocale, options: { paise?: PaiseShown } = {}): string {
+  const text = rupees.trim();
+  if (!DECIMAL_RUPEES.test(text)) return text;
+  const paise = options.paise ?? 'always';
+  const wholeRupees = paise === 'never' || (paise === 'when-any' && WHOLE_RUPEES.test(text));
+  return inrFormat(locale, wholeRupees).format(text as `${number}`);
 }

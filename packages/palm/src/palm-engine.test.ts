@@ -1,3 +1,6 @@
+import { createHash, createHmac } from 'node:crypto';
+import { hmac } from '@noble/hashes/hmac';
+import { sha256 } from '@noble/hashes/sha2';
 import { describe, expect, it } from 'vitest';
 import { codeDistance, extractCode, extractFeatures, popcount32 } from './features';
 import { palmHash, parseTemplate, serializeTemplate, TemplateProtector } from './protect';
@@ -12,7 +15,6 @@ import {
   verifyDistance,
   type SearchResult,
 } from './search';
-import { hmacSha256, sha256, toHex } from './sha256';
 import { createIdentity, renderSample, syntheticPalm } from './synthetic';
 
 const SEED = 7_001;
@@ -24,26 +26,40 @@ const identities = Array.from({ length: 6 }, (_, i) => createIdentity(SEED, i));
 const sample = (identity: number, s: number) => renderSample(identities[identity]!, s, 'medium', SIZE);
 const features = (identity: number, s: number) => extractFeatures(sample(identity, s), SIZE);
 
+/** SHA-256 in hex, by Node's own crypto: the reference the engine's hashes are checked against. */
+const nodeSha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
 describe('SHA-256 and HMAC', () => {
   it('match the FIPS 180-2 and RFC 4231 vectors', () => {
-    expect(toHex(sha256(Uint8Array.from([0x61, 0x62, 0x63])))).toBe(
+    expect(hex(sha256(Uint8Array.from([0x61, 0x62, 0x63])))).toBe(
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
     );
     const key = new Uint8Array(20).fill(0x0b);
     const data = Uint8Array.from('Hi There', (c) => c.charCodeAt(0));
-    expect(toHex(hmacSha256(key, data))).toBe(
+    expect(hex(hmac(sha256, key, data))).toBe(
       'b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7',
     );
+  });
+
+  it('agree with node:crypto across block boundaries and for keys longer than a block', () => {
+    for (const length of [0, 1, 55, 56, 63, 64, 65, 119, 120, 1_000]) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 31 + length) & 0xff);
+      expect(hex(sha256(bytes))).toBe(nodeSha256(bytes));
+      for (const key of [KEY, new Uint8Array(100).fill(0xaa)]) {
+        expect(hex(hmac(sha256, key, bytes))).toBe(createHmac('sha256', key).update(bytes).digest('hex'));
+      }
+    }
   });
 });
 
 describe('synthetic palms', () => {
   it('are deterministic by seed, identity and sample, and differ otherwise', () => {
     const a = syntheticPalm({ seed: SEED, identity: 1, sample: 2, setting: 'medium' });
-    expect(toHex(sha256(a))).toBe(toHex(sha256(sample(1, 2))));
+    expect(nodeSha256(a)).toBe(nodeSha256(sample(1, 2)));
     expect(a).toHaveLength(SIZE * SIZE);
-    expect(toHex(sha256(sample(1, 3)))).not.toBe(toHex(sha256(a)));
-    expect(toHex(sha256(sample(2, 2)))).not.toBe(toHex(sha256(a)));
+    expect(nodeSha256(sample(1, 3))).not.toBe(nodeSha256(a));
+    expect(nodeSha256(sample(2, 2))).not.toBe(nodeSha256(a));
   });
 
   it('look like a palm: mid-grey with lines, neither flat nor clipped', () => {
@@ -86,13 +102,28 @@ describe('template protection (Index-of-Max)', () => {
 
   it('is deterministic for one key and keeps genuine pairs apart from impostors', () => {
     const enrolled = protector.enrol(features(0, 0));
-    expect(toHex(serializeTemplate(protector.enrol(features(0, 0))))).toBe(
-      toHex(serializeTemplate(enrolled)),
-    );
+    expect(hex(serializeTemplate(protector.enrol(features(0, 0))))).toBe(hex(serializeTemplate(enrolled)));
     const genuine = verifyDistance(enrolled, protector.probe(features(0, 1)));
     const impostor = verifyDistance(enrolled, protector.probe(features(1, 1)));
     expect(genuine).toBeLessThan(thresholdForFmr(1e-4));
     expect(impostor).toBeGreaterThan(thresholdForFmr(1e-4));
+  });
+
+  it('names its key by HMAC-SHA-256 and makes the templates stored before (pinned palm hashes)', () => {
+    expect(hex(protector.keyId)).toBe(
+      createHmac('sha256', KEY).update('hasta/palm/key-id/v1').digest('hex').slice(0, 16),
+    );
+    expect(hex(protector.keyId)).toBe('baeb07ce9db4119b');
+    expect(hex(other.keyId)).toBe('a737ef753920482d');
+    // Templates hold symbols drawn from an HMAC keystream: a change in it makes every stored template unmatchable.
+    expect([0, 1, 2].map((i) => palmHash(protector.enrol(features(i, 0))))).toEqual([
+      '8c0551fa3676630a8ca20c7f62d324a1816b2c42a321fa2456d033b2dd9d7876',
+      '6d52f2eb1eada14d2c4a50db2433fcd3c4d07f6814225ff8c03b69aa601df3a8',
+      '0b7bbb6c9ed2c3e29bd4a47e33a6def0ba0f17fd0ef148bd176d52ca7653c3ed',
+    ]);
+    expect(palmHash(other.enrol(features(0, 0)))).toBe(
+      'b01f914fa2f1e421b8ff65d5541663dbaa5e6d22c57094e425dd6398091fd72a',
+    );
   });
 
   it('is unlinkable across keys: one palm under two keys looks like two palms', () => {
@@ -121,7 +152,7 @@ describe('template protection (Index-of-Max)', () => {
     const parsed = parseTemplate(bytes);
     expect(parsed.words).toEqual(template.words);
     expect(parsed.keyId).toEqual(template.keyId);
-    expect(palmHash(template)).toBe(toHex(sha256(bytes)));
+    expect(palmHash(template)).toBe(nodeSha256(bytes));
     const tampered = bytes.slice();
     tampered[0] = 0;
     expect(() => parseTemplate(tampered)).toThrow(RangeError);

@@ -26,8 +26,10 @@
  * unbiased estimate of the same distance, so the first search stage reads a prefix of each stored template
  * and compares it with the probe's prefix under a small set of alignments.
  */
+import { hmac } from '@noble/hashes/hmac';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
 import { encodeCode, type FeatureKind, type PalmCode, type PalmFeatures } from './features';
-import { hmacSha256, sha256, toHex } from './sha256';
 
 export interface ProtectionParameters {
   /** Index-of-Max outputs of the full template. */
@@ -131,20 +133,18 @@ class KeyStream {
   private block: Uint8Array = new Uint8Array(0);
   private position = 0;
   private counter = 0;
-  private readonly label: Uint8Array;
+  /** HMAC-SHA-256 under the key, already fed the label: each block clones it and adds the counter. */
+  private readonly keyed: ReturnType<typeof hmac.create>;
 
-  constructor(
-    private readonly key: Uint8Array,
-    label: string,
-  ) {
-    this.label = ascii(label);
+  constructor(key: Uint8Array, label: string) {
+    this.keyed = hmac.create(sha256, key).update(ascii(label));
   }
 
   nextU32(): number {
     if (this.position + 4 > this.block.length) {
       const counter = new Uint8Array(4);
       new DataView(counter.buffer).setUint32(0, this.counter++);
-      this.block = hmacSha256(this.key, this.label, counter);
+      this.block = this.keyed.clone().update(counter).digest();
       this.position = 0;
     }
     const b = this.block;
@@ -358,7 +358,7 @@ export class TemplateProtector {
     this.symbolBits = symbolBits;
     this.words = wordsFor(parameters.hashes, symbolBits);
     this.coarseWords = wordsFor(parameters.coarseHashes, symbolBits);
-    this.keyId = hmacSha256(key, ascii('hasta/palm/key-id/v1')).slice(0, 8);
+    this.keyId = hmac(sha256, key, ascii('hasta/palm/key-id/v1')).slice(0, 8);
   }
 
   /** The projections for codes of one shape, expanded from the key once. */
@@ -523,5 +523,5 @@ export function parseTemplate(bytes: Uint8Array): ProtectedTemplate {
 
 /** The palm_hash shown to users: the SHA-256 of the protected template's bytes, in hex. */
 export function palmHash(template: ProtectedTemplate): string {
-  return toHex(sha256(serializeTemplate(template)));
+  return bytesToHex(sha256(serializeTemplate(template)));
 }

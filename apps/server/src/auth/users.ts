@@ -1,7 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Schema } from '../db/schema';
-import type { UserRow } from './sessions';
-
 /** An email or E.164 phone, already normalised by the contracts. */
 export interface Contact {
   email?: string | undefined;
@@ -16,15 +12,4 @@ export function identifierOf(contact: Contact): string {
 
 export function channelOf(identifier: string): 'email' | 'sms' {
   return identifier.startsWith('+') ? 'sms' : 'email';
-}
-
-export async function findUserByIdentifier(
-  db: Kysely<Schema>,
-  identifier: string,
-): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where(channelOf(identifier) === 'sms' ? 'phone' : 'email', '=', identifier)
-    .executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import { amountMinimumMessage, balanceLimitMessage, type MessageKey } from '@hasta/contracts/messages';
-import { formatInrPaise, rupeesNumberToPaise } from '@hasta/ledger/money';
+import { formatInr, paiseToRupeesText, rupeesNumberToPaise } from '@hasta/ledger/money';
 import { LedgerError, type LedgerErrorCode, type LedgerLimits } from '@hasta/ledger/rules';
 import { AppError } from '../lib/app-error';
 
@@ -18,9 +18,14 @@ const LEDGER_ERRORS: Record<
   pending_expired: { status: 'CONFLICT', key: 'transactionFailed' },
 };
 
+/** A limit as the refusals name it: "₹2,00,000", "₹0.50" (paise only when there are any). */
+function limitText(paise: bigint): string {
+  return formatInr(paiseToRupeesText(paise), 'en-IN', { paise: 'when-any' });
+}
+
 /** An amount over the wallet limit, in the configured limit's words. */
 export function balanceLimitError(limits: LedgerLimits): AppError {
-  return new AppError('BAD_REQUEST', balanceLimitMessage(formatInrPaise(limits.maxBalancePaise)));
+  return new AppError('BAD_REQUEST', balanceLimitMessage(limitText(limits.maxBalancePaise)));
 }
 
 /**
@@ -31,7 +36,7 @@ export function toAppError(error: unknown, limits: LedgerLimits): unknown {
   if (!(error instanceof LedgerError)) return error;
   if (error.code === 'balance_limit_exceeded') return balanceLimitError(limits);
   if (error.code === 'amount_invalid' && limits.minAmountPaise > 1n)
-    return new AppError('BAD_REQUEST', amountMinimumMessage(formatInrPaise(limits.minAmountPaise)));
+    return new AppError('BAD_REQUEST', amountMinimumMessage(limitText(limits.minAmountPaise)));
   const mapped = LEDGER_ERRORS[error.code];
   return AppError.of(mapped.status, mapped.key);
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { TemplateProtector } from '@hasta/palm/protect';
-import { toHex } from '@hasta/palm/sha256';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { Env } from '../env';
@@ -19,7 +18,11 @@ export interface PalmKey {
 
 export function palmKeyFrom(secret: string): PalmKey {
   const protector = new TemplateProtector(deriveKey(secret, 'palm template transform'));
-  return { protector, sealKey: deriveKey(secret, 'palm template at rest'), keyIdHex: toHex(protector.keyId) };
+  return {
+    protector,
+    sealKey: deriveKey(secret, 'palm template at rest'),
+    keyIdHex: Buffer.from(protector.keyId).toString('hex'),
+  };
 }
 
 export interface PalmKeys {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { messages } from '@hasta/contracts/messages';
 import { PALM_ROI_BYTES, PALM_ROI_SIZE, type Hand, type PalmScan } from '@hasta/contracts/palm';
 import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
 import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '@hasta/palm/fusion';
@@ -15,6 +16,17 @@ import type { PalmKey, PalmKeys } from './palm-keys';
 /** Whether the template `t` has a live (not withdrawn) consent. */
 const liveConsent = sql<boolean>`EXISTS (
   SELECT 1 FROM palm_consents c WHERE c.user_id = t.user_id AND c.hand = t.hand AND c.withdrawn_at IS NULL)`;
+
+/**
+ * A scan that names nobody: no enrolled palm with a live consent matched it. Payments count these per
+ * receiver (take-palm-payment.ts), so they are told apart by type, not by their message.
+ */
+export class PalmNotRecognisedError extends AppError {
+  constructor() {
+    super('BAD_REQUEST', messages.palmNotRecognised);
+    this.name = 'PalmNotRecognisedError';
+  }
+}
 
 /** Target false-positive identification rate of one search over the whole gallery (FPIR ≈ N × FMR). */
 const TARGET_FPIR = 1e-3;
@@ -166,7 +178,7 @@ export class PalmService {
   }
 
   /**
-   * 1:N identification for a payment: the palm's owner, or an error saying the palm was not recognised.
+   * 1:N identification for a payment: the palm's owner, or a PalmNotRecognisedError.
    * A palm enrolled under the previous key is re-made under the current one from this scan.
    */
   async identify(scan: PalmScan): Promise<PalmMatch> {
@@ -186,7 +198,7 @@ export class PalmService {
     const found = matches.every((m) => m.templateId === matches[0]?.templateId) ? matches[0] : undefined;
     // The palm may have been withdrawn or erased while the search ran.
     const enrolled = found ? this.#enrolled.get(found.templateId) : undefined;
-    if (!found || !enrolled) throw AppError.of('BAD_REQUEST', 'palmNotRecognised');
+    if (!found || !enrolled) throw new PalmNotRecognisedError();
     if (enrolled.key !== this.keys.current) await this.#renew(found.templateId, enrolled, found.feature);
     return {
       userId: enrolled.userId,

@@ -20,40 +20,23 @@ import {
   successResponseSchema,
   type OtpPurpose,
 } from '@hasta/contracts/auth';
-import { OTP_RESEND_COOLDOWN_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { directoryPage } from '../admin/user-directory';
-import { codeMessage, noticeMessage } from '../auth/notices';
-import {
-  assertAttemptsLeft,
-  clearFailures,
-  consumeOtp,
-  issueOtp,
-  latestLivePurpose,
-  recordFailure,
-  takeSendAllowance,
-} from '../auth/otp';
-import { hashToken, newToken } from '../auth/secrets';
-import {
-  createSession,
-  revokeSession,
-  revokeUserSessions,
-  toPublicUser,
-  type UserRow,
-} from '../auth/sessions';
-import { channelOf, findUserByIdentifier, identifierOf } from '../auth/users';
-import { isUniqueViolation } from '../db/errors';
-import { AppError } from '../lib/app-error';
+import { resetPasswordForUser } from '../auth/admin-reset-password';
+import type { AuthDeps, Caller } from '../auth/auth-deps';
+import { changePassword } from '../auth/change-password';
+import { resetForgottenPassword } from '../auth/password-reset';
+import { sendCode } from '../auth/send-code';
+import { toPublicUser } from '../auth/sessions';
+import { signIn } from '../auth/sign-in';
+import { signOut } from '../auth/sign-out';
+import { signUp } from '../auth/sign-up';
+import type { SignedIn } from '../auth/start-session';
+import { identifierOf } from '../auth/users';
+import { VERIFICATION_TTL_MS, verifyCode } from '../auth/verify-code';
 import { publicOrigin } from './support/public-origin';
-import {
-  decoyPasswordHash,
-  generatePassword,
-  hashPassword,
-  isCommonPassword,
-  verifyPassword,
-} from '../lib/password';
 import {
   authenticate,
   clearSessionCookie,
@@ -63,12 +46,11 @@ import {
 } from '../plugins/auth';
 
 const VERIFICATION_COOKIE = 'hasta_verification';
-const VERIFICATION_TTL_MS = 15 * 60_000;
+const VERIFICATION_COOKIE_PATH = '/api/auth';
 const RATE_WINDOW_MS = 60_000;
 
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.database.db;
-  const secret = app.env.COOKIE_SECRET;
+/** Accounts and sessions (spec §7): routes parse and authorise, the use cases in auth/ do the work. */
+export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app, { deps }) => {
   /** Per-address limits are the spec's; this per-client limit stops one client spraying many addresses. */
   const perClient = {
     rateLimit: {
@@ -77,81 +59,25 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   };
 
-  async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRow) {
-    // Rotate: whatever session this browser had ends, and a fresh one begins.
-    const current = await authenticate(request);
-    if (current) await revokeSession(db, current.sessionId);
-    const { token } = await createSession(db, user.id);
-    setSessionCookie(reply, token);
-    return { token, user: toPublicUser(user) };
-  }
-
-  /** Sets a password (argon2id), ends every session of the user, and returns the updated row. */
-  async function setPassword(
-    userId: string,
-    password: string,
-    mustChange: boolean,
-  ): Promise<UserRow | undefined> {
-    const updated = await db
-      .updateTable('users')
-      .set({
-        password_hash: await hashPassword(password),
-        must_change_password: mustChange,
-        updated_at: new Date(),
-      })
-      .where('id', '=', userId)
-      .returningAll()
-      .executeTakeFirst();
-    if (updated) await revokeUserSessions(db, userId);
-    return updated;
-  }
-
-  function assertPasswordAllowed(password: string): void {
-    if (isCommonPassword(password)) throw AppError.of('BAD_REQUEST', 'commonPassword');
-  }
-
-  async function sendCode(request: FastifyRequest, identifier: string, requested: OtpPurpose | undefined) {
+  /** The session the request came with, if any, as the use cases take it. */
+  async function callerOf(request: FastifyRequest): Promise<Caller | undefined> {
     const auth = await authenticate(request);
-    const user = await findUserByIdentifier(db, identifier);
-    const purpose: OtpPurpose = requested ?? (auth ? 'transfer' : user ? 'login' : 'registration');
-    if (purpose === 'transfer') {
-      if (!auth) throw AppError.of('UNAUTHORIZED', 'unauthorized');
-      if (identifier !== auth.user.email && identifier !== auth.user.phone)
-        throw AppError.of('FORBIDDEN', 'forbidden');
-    }
-    await takeSendAllowance(db, identifier, purpose);
-
-    const needsAccount = purpose !== 'registration';
-    if (needsAccount !== (user !== undefined)) {
-      await app.messenger.send(
-        noticeMessage({
-          identifier,
-          kind: user ? 'already-registered' : 'no-account',
-          origin: publicOrigin(request),
-        }),
-      );
-    } else {
-      const withLink = purpose === 'registration' && channelOf(identifier) === 'email';
-      const { code, linkToken } = await issueOtp(db, {
-        secret,
-        identifier,
-        purpose,
-        ...(purpose === 'transfer' && auth ? { sessionId: auth.sessionId } : {}),
-        withLink,
-      });
-      const registrationLink = linkToken
-        ? `${publicOrigin(request)}/register?${new URLSearchParams({ token: linkToken, email: identifier, type: 'registration' })}`
-        : undefined;
-      await app.messenger.send(codeMessage({ identifier, purpose, code, registrationLink }));
-    }
-    return {
-      success: true as const,
-      message: channelOf(identifier) === 'sms' ? messages.otpSentPhone : messages.otpSentEmail,
-      resend_after_s: OTP_RESEND_COOLDOWN_MS / 1000,
-    };
+    return auth && { sessionId: auth.sessionId, user: auth.user };
   }
 
-  async function verifyCode(
+  /** A new session goes to the browser as its cookie, and to devices in the answer. */
+  function signedIn(reply: FastifyReply, session: SignedIn): SignedIn {
+    setSessionCookie(reply, session.token);
+    return { token: session.token, user: session.user };
+  }
+
+  const otpTags = { tags: ['auth'] };
+
+  /**
+   * Checks a code and shapes the answer: a login code sets the session cookie; a registration code sets the
+   * verification cookie that signup reads (callers without cookies use the token in the answer).
+   */
+  async function verifyAndAnswer(
     request: FastifyRequest,
     reply: FastifyReply,
     input: {
@@ -161,53 +87,25 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       purpose?: OtpPurpose | undefined;
     },
   ) {
-    const auth = await authenticate(request);
-    const purpose: OtpPurpose =
-      input.purpose ??
-      (auth && (await latestLivePurpose(db, input.identifier, ['transfer']))
-        ? 'transfer'
-        : ((await latestLivePurpose(db, input.identifier, ['registration', 'login'])) ?? 'registration'));
-    if (purpose === 'password_reset') throw AppError.of('BAD_REQUEST', 'invalidRequest');
-    if (purpose === 'transfer' && !auth) throw AppError.of('UNAUTHORIZED', 'unauthorized');
-
-    const ok = await consumeOtp(db, {
-      secret,
+    const result = await verifyCode(deps, {
       identifier: input.identifier,
-      purpose,
-      code: input.otp,
+      otp: input.otp,
       token: input.token,
-      sessionId: auth?.sessionId,
+      requested: input.purpose,
+      caller: await callerOf(request),
     });
-    if (!ok) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
-
-    if (purpose === 'login') {
-      const user = await findUserByIdentifier(db, input.identifier);
-      if (!user) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
-      return { success: true as const, purpose, ...(await signIn(request, reply, user)) };
-    }
-    const verificationToken = newToken();
-    await db
-      .insertInto('verifications')
-      .values({
-        token_hash: hashToken(verificationToken),
-        identifier: input.identifier,
-        purpose,
-        session_id: purpose === 'transfer' ? (auth?.sessionId ?? null) : null,
-        expires_at: new Date(Date.now() + VERIFICATION_TTL_MS),
-      })
-      .execute();
-    if (purpose === 'transfer') return { success: true as const, purpose };
-    reply.setCookie(VERIFICATION_COOKIE, verificationToken, {
+    if (result.purpose === 'login')
+      return { success: true as const, purpose: result.purpose, ...signedIn(reply, result) };
+    if (result.purpose === 'transfer') return { success: true as const, purpose: result.purpose };
+    reply.setCookie(VERIFICATION_COOKIE, result.verificationToken, {
       httpOnly: true,
       sameSite: 'lax',
       secure: app.env.NODE_ENV === 'production',
-      path: '/api/auth',
+      path: VERIFICATION_COOKIE_PATH,
       maxAge: VERIFICATION_TTL_MS / 1000,
     });
-    return { success: true as const, purpose, verification_token: verificationToken };
+    return { success: true as const, purpose: result.purpose, verification_token: result.verificationToken };
   }
-
-  const otpTags = { tags: ['auth'] };
 
   app.post(
     '/email-otp/send',
@@ -220,7 +118,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: otpSendResponseSchema },
       },
     },
-    async (request) => sendCode(request, request.body.email, request.body.purpose),
+    async (request) =>
+      sendCode(deps, {
+        identifier: request.body.email,
+        requested: request.body.purpose,
+        caller: await callerOf(request),
+        origin: publicOrigin(request),
+      }),
   );
   app.post(
     '/send-sms-otp',
@@ -233,7 +137,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: otpSendResponseSchema },
       },
     },
-    async (request) => sendCode(request, request.body.phone, request.body.purpose),
+    async (request) =>
+      sendCode(deps, {
+        identifier: request.body.phone,
+        requested: request.body.purpose,
+        caller: await callerOf(request),
+        origin: publicOrigin(request),
+      }),
   );
   app.post(
     '/email-otp/verify',
@@ -246,7 +156,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: otpVerifyResponseSchema },
       },
     },
-    async (request, reply) => verifyCode(request, reply, { identifier: request.body.email, ...request.body }),
+    async (request, reply) =>
+      verifyAndAnswer(request, reply, { identifier: request.body.email, ...request.body }),
   );
   app.post(
     '/verify-sms-otp',
@@ -259,7 +170,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: otpVerifyResponseSchema },
       },
     },
-    async (request, reply) => verifyCode(request, reply, { identifier: request.body.phone, ...request.body }),
+    async (request, reply) =>
+      verifyAndAnswer(request, reply, { identifier: request.body.phone, ...request.body }),
   );
 
   app.post(
@@ -274,55 +186,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { username, password, email, phone } = request.body;
-      const token = request.body.verification_token ?? request.cookies[VERIFICATION_COOKIE];
-      if (!token) throw AppError.of('BAD_REQUEST', 'verificationRequired');
-      assertPasswordAllowed(password);
-      const passwordHash = await hashPassword(password);
-
-      const user = await db.transaction().execute(async (trx) => {
-        const verified = await trx
-          .selectFrom('verifications')
-          .select(['id', 'identifier'])
-          .where('token_hash', '=', hashToken(token))
-          .where('purpose', '=', 'registration')
-          .where('expires_at', '>', new Date())
-          .where(
-            'identifier',
-            'in',
-            [email, phone].filter((value): value is string => value !== undefined),
-          )
-          .executeTakeFirst();
-        if (!verified) throw AppError.of('BAD_REQUEST', 'verificationRequired');
-        // Spent once (migration 015): a token spent before, or by a signup racing with this one (the insert
-        // waits for it), has its spend row already, and the insert writes nothing.
-        const spent = await trx
-          .insertInto('verification_spends')
-          .values({ verification_id: verified.id })
-          .onConflict((conflict) => conflict.column('verification_id').doNothing())
-          .returning('verification_id')
-          .executeTakeFirst();
-        if (!spent) throw AppError.of('BAD_REQUEST', 'verificationRequired');
-        // Only the verified contact is kept: an unverified one could be someone else's.
-        const isPhone = channelOf(verified.identifier) === 'sms';
-        try {
-          return await trx
-            .insertInto('users')
-            .values({
-              username,
-              email: isPhone ? null : verified.identifier,
-              phone: isPhone ? verified.identifier : null,
-              password_hash: passwordHash,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-        } catch (error) {
-          if (isUniqueViolation(error)) throw AppError.of('CONFLICT', 'accountExists');
-          throw error;
-        }
+      const session = await signUp(deps, {
+        username: request.body.username,
+        password: request.body.password,
+        email: request.body.email,
+        phone: request.body.phone,
+        verificationToken: request.body.verification_token ?? request.cookies[VERIFICATION_COOKIE],
+        currentSessionId: (await authenticate(request))?.sessionId,
       });
-      reply.clearCookie(VERIFICATION_COOKIE, { path: '/api/auth' });
-      return { ...(await signIn(request, reply, user)), message: messages.accountCreated };
+      reply.clearCookie(VERIFICATION_COOKIE, { path: VERIFICATION_COOKIE_PATH });
+      return { ...signedIn(reply, session), message: messages.accountCreated };
     },
   );
 
@@ -338,24 +211,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const identifier = identifierOf(request.body);
-      if (request.body.otp !== undefined) {
-        const ok = await consumeOtp(db, { secret, identifier, purpose: 'login', code: request.body.otp });
-        const user = ok ? await findUserByIdentifier(db, identifier) : undefined;
-        if (!user) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
-        return signIn(request, reply, user);
-      }
-      await assertAttemptsLeft(db, identifier);
-      const user = await findUserByIdentifier(db, identifier);
-      const storedHash = user?.password_hash ?? (await decoyPasswordHash());
-      const ok =
-        (await verifyPassword(storedHash, request.body.password ?? '')) && user?.password_hash != null;
-      if (!ok || !user) {
-        await recordFailure(db, identifier);
-        throw new AppError('UNAUTHORIZED', messages.wrongCredentials);
-      }
-      await clearFailures(db, identifier);
-      return signIn(request, reply, user);
+      const session = await signIn(deps, {
+        identifier: identifierOf(request.body),
+        otp: request.body.otp,
+        password: request.body.password,
+        currentSessionId: (await authenticate(request))?.sessionId,
+      });
+      return signedIn(reply, session);
     },
   );
 
@@ -371,18 +233,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const identifier = identifierOf(request.body);
-      assertPasswordAllowed(request.body.newPassword);
-      const ok = await consumeOtp(db, {
-        secret,
-        identifier,
-        purpose: 'password_reset',
-        code: request.body.otp,
+      const session = await resetForgottenPassword(deps, {
+        identifier: identifierOf(request.body),
+        otp: request.body.otp,
+        newPassword: request.body.newPassword,
+        currentSessionId: (await authenticate(request))?.sessionId,
       });
-      const user = ok ? await findUserByIdentifier(db, identifier) : undefined;
-      if (!user) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
-      const updated = await setPassword(user.id, request.body.newPassword, false);
-      return signIn(request, reply, updated!);
+      return signedIn(reply, session);
     },
   );
 
@@ -400,8 +257,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/logout',
     { schema: { ...otpTags, summary: 'End this session', response: { 200: successResponseSchema } } },
     async (request, reply) => {
-      const auth = await authenticate(request);
-      if (auth) await revokeSession(db, auth.sessionId);
+      await signOut(deps, (await authenticate(request))?.sessionId);
       clearSessionCookie(reply);
       return { success: true as const, message: messages.loggedOut };
     },
@@ -420,20 +276,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const auth = await requireUser(request, { allowPendingPasswordChange: true });
-      if (request.body.userId !== undefined && request.body.userId !== auth.user.id)
-        throw AppError.of('FORBIDDEN', 'forbidden');
-      const ok =
-        auth.user.password_hash !== null &&
-        (await verifyPassword(auth.user.password_hash, request.body.originalPassword));
-      if (!ok) throw AppError.of('BAD_REQUEST', 'wrongOriginalPassword');
-      assertPasswordAllowed(request.body.newPassword);
-      const updated = (await setPassword(auth.user.id, request.body.newPassword, false))!;
+      const session = await changePassword(deps, {
+        user: auth.user,
+        userId: request.body.userId,
+        originalPassword: request.body.originalPassword,
+        newPassword: request.body.newPassword,
+      });
+      // Every session of the user ended with the change, this request's included.
       request.auth = undefined;
-      return {
-        success: true as const,
-        message: messages.passwordChanged,
-        ...(await signIn(request, reply, updated)),
-      };
+      return { success: true as const, message: messages.passwordChanged, ...signedIn(reply, session) };
     },
   );
 
@@ -449,14 +300,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = await requireAdmin(request);
-      if (request.body.userId === admin.user.id) throw AppError.of('BAD_REQUEST', 'invalidRequest');
-      const temporary = generatePassword();
-      const updated = await setPassword(request.body.userId, temporary, true);
-      if (!updated) throw AppError.of('NOT_FOUND', 'userNotFound');
+      const { temporaryPassword } = await resetPasswordForUser(deps, {
+        adminId: admin.user.id,
+        userId: request.body.userId,
+      });
       return {
         success: true as const,
-        message: `Password reset. Temporary password: ${temporary} (shown once; the user must choose a new password at next login).`,
-        temporary_password: temporary,
+        message: `Password reset. Temporary password: ${temporaryPassword} (shown once; the user must choose a new password at next login).`,
+        temporary_password: temporaryPassword,
       };
     },
   );
@@ -478,7 +329,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await requireAdmin(request);
-      return directoryPage(db, request.query);
+      return directoryPage(deps.db, request.query);
     },
   );
 };

@@ -1,8 +1,7 @@
 import { outboxResponseSchema, type OutboxMessage } from '@hasta/contracts/outbox';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-
-const OUTBOX_PAGE_SIZE = 100;
+import { OUTBOX_PAGE_SIZE, readOutbox, type OutboxDeps } from '../messaging/read-outbox';
 
 const outboxQuerySchema = z.object({
   to: z.string().trim().toLowerCase().max(320).optional(),
@@ -13,25 +12,7 @@ const outboxQuerySchema = z.object({
  * The dev outbox: every SMS and email sent outside production, newest first. Registered only when NODE_ENV is
  * not production, so there it does not exist (404).
  */
-export const devOutboxRoutes: FastifyPluginAsyncZod = async (app) => {
-  async function readOutbox(to: string | undefined, limit: number): Promise<OutboxMessage[]> {
-    let query = app.database.db
-      .selectFrom('outbox_messages')
-      .select(['id', 'channel', 'to_address', 'subject', 'body', 'created_at'])
-      .orderBy('id', 'desc')
-      .limit(limit);
-    if (to !== undefined) query = query.where('to_address', '=', to);
-    const rows = await query.execute();
-    return rows.map((row) => ({
-      id: String(row.id),
-      to: row.to_address,
-      channel: row.channel,
-      subject: row.subject,
-      body: row.body,
-      created_at: row.created_at.toISOString(),
-    }));
-  }
-
+export const devOutboxRoutes: FastifyPluginAsyncZod<{ deps: OutboxDeps }> = async (app, { deps }) => {
   app.get(
     '/api/dev/outbox',
     {
@@ -42,14 +23,14 @@ export const devOutboxRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: outboxResponseSchema },
       },
     },
-    async (request) => ({ messages: await readOutbox(request.query.to, request.query.limit) }),
+    async (request) => ({ messages: await readOutbox(deps, request.query) }),
   );
 
   app.get(
     '/dev/outbox',
     { schema: { hide: true, querystring: outboxQuerySchema } },
     async (request, reply) => {
-      const list = await readOutbox(request.query.to, request.query.limit);
+      const list = await readOutbox(deps, request.query);
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')

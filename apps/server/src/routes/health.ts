@@ -1,8 +1,8 @@
 import { healthResponseSchema } from '@hasta/contracts/health';
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { checkHealth, type HealthDeps } from '../health/check-health';
 
-export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+export const healthRoutes: FastifyPluginAsyncZod<{ deps: HealthDeps }> = async (app, { deps }) => {
   app.get(
     '/health',
     {
@@ -13,9 +13,6 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: healthResponseSchema },
       },
     },
-    async () => {
-      await sql`SELECT 1`.execute(app.database.db);
-      return { status: 'ok' as const, database: app.database.kind };
-    },
+    async () => checkHealth(deps),
   );
 };

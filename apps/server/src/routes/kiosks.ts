@@ -1,15 +1,9 @@
 import { kioskListResponseSchema } from '@hasta/contracts/kiosks';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { findKiosks, type KioskDeps } from '../kiosks/find-kiosks';
 
-const MAX_KIOSKS = 500;
-
-/** `%`, `_` and `\` typed by a person match themselves, not any text. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
-export const kioskRoutes: FastifyPluginAsyncZod = async (app) => {
+export const kioskRoutes: FastifyPluginAsyncZod<{ deps: KioskDeps }> = async (app, { deps }) => {
   app.get(
     '/kiosks',
     {
@@ -20,24 +14,6 @@ export const kioskRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: kioskListResponseSchema },
       },
     },
-    async (request) => {
-      const q = request.query.q;
-      let query = app.database.db
-        .selectFrom('kiosks')
-        .select(['id', 'name', 'lat', 'lng', 'address', 'city', 'pincode', 'status', 'type', 'hours']);
-      if (q) {
-        query = /^\d+$/.test(q)
-          ? query.where('pincode', 'like', `${q}%`)
-          : query.where((eb) =>
-              eb.or([
-                eb('city', 'ilike', likePattern(q)),
-                eb('name', 'ilike', likePattern(q)),
-                eb('address', 'ilike', likePattern(q)),
-              ]),
-            );
-      }
-      const rows = await query.orderBy('city').orderBy('name').limit(MAX_KIOSKS).execute();
-      return { kiosks: rows };
-    },
+    async (request) => ({ kiosks: await findKiosks(deps, request.query.q) }),
   );
 };

@@ -6,25 +6,21 @@ import {
   receiptParamsSchema,
   receiptSchema,
 } from '@hasta/contracts/log';
-import { bytesToBase64 } from '@hasta/tlog/encoding';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { z } from 'zod';
-import { AppError } from '../lib/app-error';
 import { requireUser } from '../plugins/auth';
+import type { LogDeps } from '../tlog/log-deps';
+import { readCheckpointNote } from '../tlog/read-checkpoint';
+import { readConsistencyProof, readInclusionProof } from '../tlog/read-proof';
+import { readReceipt } from '../tlog/read-receipt';
 
 /**
  * The verifiable log in public: its latest signed checkpoint, its key and proofs (no personal data in any of
  * them), and receipts, which only the people a transaction or event concerns (or an admin) may fetch.
  */
-export const logRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.database.db;
-  const log = app.transparencyLog;
+export const logRoutes: FastifyPluginAsyncZod<{ deps: LogDeps }> = async (app, { deps }) => {
+  const { log } = deps;
   const tags = ['log'];
-
-  async function latestSize(): Promise<number> {
-    return (await log.latestCheckpoint())?.size ?? 0;
-  }
 
   app.get(
     '/log/checkpoint',
@@ -36,10 +32,9 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (_request, reply) => {
-      const checkpoint = await log.latestCheckpoint();
-      if (!checkpoint) throw AppError.of('NOT_FOUND', 'receiptNotReady');
+      const note = await readCheckpointNote(log);
       reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache');
-      return checkpoint.note;
+      return note;
     },
   );
 
@@ -74,12 +69,7 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: proofResponseSchema },
       },
     },
-    async (request) => {
-      const { index, size } = request.query;
-      if (size > (await latestSize()) || index >= size)
-        throw AppError.of('BAD_REQUEST', 'logProofOutOfRange');
-      return { proof: (await log.inclusionProof(index, size)).map(bytesToBase64) };
-    },
+    async (request) => ({ proof: await readInclusionProof(log, request.query) }),
   );
 
   app.get(
@@ -92,12 +82,7 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: proofResponseSchema },
       },
     },
-    async (request) => {
-      const { first, second } = request.query;
-      if (second > (await latestSize()) || first > second)
-        throw AppError.of('BAD_REQUEST', 'logProofOutOfRange');
-      return { proof: (await log.consistencyProof(first, second)).map(bytesToBase64) };
-    },
+    async (request) => ({ proof: await readConsistencyProof(log, request.query) }),
   );
 
   app.get(
@@ -113,26 +98,10 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = await requireUser(request);
-      const { id } = request.params;
-      if (auth.user.role !== 'admin' && !(await concerns(id, auth.user.id)))
-        throw AppError.of('NOT_FOUND', 'transactionNotFound');
-      const receipt = await log.receiptFor(id);
-      if (!receipt) throw AppError.of('NOT_FOUND', 'receiptNotReady');
-      return receipt;
+      return readReceipt(deps, {
+        refId: request.params.id,
+        viewer: { id: auth.user.id, role: auth.user.role },
+      });
     },
   );
-
-  /** Whether the transfer or event `refId` concerns the user: a party to it, or a merchant's owner. */
-  async function concerns(refId: string, userId: string): Promise<boolean> {
-    const result = await sql<{ yes: boolean }>`
-      SELECT EXISTS (
-        SELECT 1 FROM ledger_transfers t
-        JOIN ledger_accounts a ON a.id IN (t.debit_account_id, t.credit_account_id)
-        LEFT JOIN merchants m ON m.id = a.merchant_id
-        WHERE t.id = ${refId} AND (a.user_id = ${userId} OR m.owner_user_id = ${userId})
-      ) OR EXISTS (
-        SELECT 1 FROM tlog_entries e WHERE e.ref_id = ${refId} AND e.type <> 'payment' AND e.user_id = ${userId}
-      ) AS yes`.execute(db);
-    return result.rows[0]?.yes === true;
-  }
 };

@@ -3,7 +3,6 @@ import { messages } from '@hasta/contracts/messages';
 import {
   consentChangeResponseSchema,
   consentResponseSchema,
-  type ConsentStatus,
   palmAuthenticateRequestSchema,
   palmCancelRequestSchema,
   palmConfigResponseSchema,
@@ -19,34 +18,51 @@ import { successResponseSchema } from '@hasta/contracts/auth';
 import { idempotencyHeaderSchema } from '@hasta/contracts/wallet';
 import { paiseToRupeesText } from '@hasta/ledger/money';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { isUniqueViolation } from '../db/errors';
+import {
+  erasePalmData,
+  restorePalmConsent,
+  viewPalmConsent,
+  withdrawPalmConsent,
+  type PalmConsentDeps,
+} from '../consent/palm-consent';
 import { paiseOf } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
 import {
   cancelPalmPayment,
   confirmPalmPayment,
-  markConfirmation,
+  palmPaymentExpiry,
+  type PalmConfirmationDeps,
+} from '../palm/palm-payment-confirmation';
+import { receivePalmPayment } from '../palm/receive-palm-payment';
+import { palmRegistrationState, registerPalm, type PalmRegistrationDeps } from '../palm/register-palm';
+import { actingFor, requireUser } from '../plugins/auth';
+import { idempotencyKey } from './support/idempotency-key';
+import {
   PALM_BODY_LIMIT_BYTES,
   palmPaidAnswer,
   palmPaymentAnswer,
-  takePalmPayment,
-} from '../palm/palm-payment';
-import { registeredHands } from '../palm/palm-service';
-import { actingFor, requireUser } from '../plugins/auth';
+  palmPaymentDeps,
+} from './support/palm-payment';
 
 /**
  * Palm registration and palm payments (spec §7 `/Palm/*`), and the person's consent (Consent tab):
  * withdrawing stops palm payments at once; erasing deletes the templates and shreds the log records.
  */
 export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.database.db;
   const palm = app.palm;
   const tags = ['palm'];
-
-  async function existingUser(userId: string): Promise<void> {
-    const user = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-    if (!user) throw AppError.of('NOT_FOUND', 'userNotFound');
-  }
+  const consentDeps: PalmConsentDeps = {
+    consents: app.palmConsents,
+    palm,
+    transparencyLog: app.transparencyLog,
+  };
+  const registrationDeps: PalmRegistrationDeps = { consents: app.palmConsents, palm };
+  const confirmationDeps: PalmConfirmationDeps = {
+    ledger: app.ledger,
+    pendingExpiry: app.pendingExpiry,
+    payments: app.palmPayments,
+    codeSecret: app.env.COOKIE_SECRET,
+  };
 
   app.get(
     '/Palm/config',
@@ -77,16 +93,8 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const auth = await requireUser(request);
       const userId = actingFor(auth, request.body.user_id);
-      await existingUser(userId);
       const hand = request.body.which_hand;
-      let palmHash: string;
-      try {
-        ({ palmHash } = await palm.enrol(userId, hand, request.body.scan));
-      } catch (error) {
-        // Two registrations of the same hand at once: the unique (user, hand) lets one through.
-        if (isUniqueViolation(error)) throw AppError.of('CONFLICT', 'handAlreadyRegistered');
-        throw error;
-      }
+      const { palmHash } = await registerPalm(registrationDeps, { userId, hand, scan: request.body.scan });
       return {
         success: true as const,
         state: true as const,
@@ -109,9 +117,8 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const userId = actingFor(await requireUser(request), request.body.user_id);
-      await existingUser(userId);
-      const hands = (await registeredHands(db, [userId])).get(userId);
-      return { left_hand_registered: hands?.left ?? false, right_hand_registered: hands?.right ?? false };
+      const hands = await palmRegistrationState(registrationDeps, userId);
+      return { left_hand_registered: hands.left, right_hand_registered: hands.right };
     },
   );
 
@@ -135,22 +142,11 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
         throw AppError.of('FORBIDDEN', 'receiverNotCaller');
       if (receiverPhone && normalizePhone(receiverPhone) !== auth.user.phone)
         throw AppError.of('FORBIDDEN', 'receiverNotCaller');
-      const amountPaise = paiseOf(amount, app.ledger.limits);
-      const store =
-        auth.user.role === 'merchant'
-          ? await db
-              .selectFrom('merchants')
-              .select('id')
-              .where('owner_user_id', '=', auth.user.id)
-              .executeTakeFirst()
-          : undefined;
-      const outcome = await takePalmPayment(app, request, {
+      const outcome = await receivePalmPayment(palmPaymentDeps(app, request.log), {
+        receiver: { id: auth.user.id, role: auth.user.role },
+        amountPaise: paiseOf(amount, app.ledger.limits),
         scan,
-        amountPaise,
-        receiverUserId: auth.user.id,
-        creditAccountId: store
-          ? await app.ledger.ensureMerchantAccount(store.id)
-          : await app.ledger.ensureUserAccount(auth.user.id),
+        idempotencyKey: idempotencyKey(request),
       });
       return palmPaymentAnswer(outcome, reply, messages.authenticationSuccessful);
     },
@@ -158,7 +154,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // A palm payment waiting for the payer's code: whoever takes the payment (a person or a store's owner)
   // confirms it with the code, or cancels it.
-  app.pendingExpiry.on('payment', { inTransaction: markConfirmation('expired') });
+  app.pendingExpiry.on('payment', palmPaymentExpiry(app.palmPayments));
 
   app.post(
     '/Palm/authenticate/confirm',
@@ -172,12 +168,11 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = await requireUser(request);
-      const transaction = await confirmPalmPayment(
-        app,
-        auth.user.id,
-        request.body.payment_id,
-        request.body.otp,
-      );
+      const transaction = await confirmPalmPayment(confirmationDeps, {
+        receiverUserId: auth.user.id,
+        paymentId: request.body.payment_id,
+        code: request.body.otp,
+      });
       return palmPaidAnswer(transaction, messages.authenticationSuccessful);
     },
   );
@@ -194,7 +189,10 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = await requireUser(request);
-      await cancelPalmPayment(app, auth.user.id, request.body.payment_id);
+      await cancelPalmPayment(confirmationDeps, {
+        receiverUserId: auth.user.id,
+        paymentId: request.body.payment_id,
+      });
       return { success: true as const, message: messages.palmPaymentCancelled };
     },
   );
@@ -210,44 +208,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = await requireUser(request);
-      const [templates, consents, events] = await Promise.all([
-        db
-          .selectFrom('palm_templates')
-          .select(['hand', 'palm_hash', 'created_at'])
-          .where('user_id', '=', auth.user.id)
-          .orderBy('hand')
-          .execute(),
-        db
-          .selectFrom('palm_consents')
-          .select('id')
-          .where('user_id', '=', auth.user.id)
-          .where('withdrawn_at', 'is', null)
-          .execute(),
-        db
-          .selectFrom('palm_events')
-          .select(['id', 'type', 'hand', 'created_at'])
-          .where('user_id', '=', auth.user.id)
-          .where('type', '<>', 'palm.scan')
-          .orderBy('seq', 'desc')
-          .limit(100)
-          .execute(),
-      ]);
-      const status: ConsentStatus =
-        templates.length === 0 ? 'none' : consents.length > 0 ? 'active' : 'withdrawn';
-      return {
-        status,
-        hands: templates.map((row) => ({
-          hand: row.hand,
-          palm_hash: row.palm_hash,
-          registered_at: new Date(row.created_at).toISOString(),
-        })),
-        events: events.map((row) => ({
-          id: row.id,
-          type: row.type as Exclude<typeof row.type, 'palm.scan'>,
-          hand: row.hand,
-          created_at: new Date(row.created_at).toISOString(),
-        })),
-      };
+      return viewPalmConsent(consentDeps, auth.user.id);
     },
   );
 
@@ -262,7 +223,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = await requireUser(request);
-      if (!(await palm.withdraw(auth.user.id))) throw AppError.of('CONFLICT', 'noPalmToWithdraw');
+      await withdrawPalmConsent(consentDeps, auth.user.id);
       return { success: true as const, message: messages.palmConsentWithdrawn };
     },
   );
@@ -278,7 +239,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = await requireUser(request);
-      if (!(await palm.restore(auth.user.id))) throw AppError.of('CONFLICT', 'noPalmToRestore');
+      await restorePalmConsent(consentDeps, auth.user.id);
       return { success: true as const, message: messages.palmConsentRestored };
     },
   );
@@ -294,10 +255,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = await requireUser(request);
-      if (!(await palm.erase(auth.user.id))) throw AppError.of('CONFLICT', 'noPalmToErase');
-      // Waiting events are sealed first (under the key that is about to go), then the key is destroyed.
-      await app.transparencyLog.flush();
-      await app.transparencyLog.destroyDataKey(auth.user.id);
+      await erasePalmData(consentDeps, auth.user.id);
       return { success: true as const, message: messages.palmDataErased };
     },
   );

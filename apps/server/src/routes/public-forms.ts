@@ -13,24 +13,18 @@ import {
 import { messages } from '@hasta/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isUniqueViolation } from '../db/errors';
-import { AppError } from '../lib/app-error';
+import { inquiries, kioskApplications, vendorRegistrations, waitlist } from '../forms/list-forms';
+import { removeFromWaitlist } from '../forms/remove-from-waitlist';
+import { submitForm, type FormDeps } from '../forms/submit-form';
 import { requireAdmin } from '../plugins/auth';
 
-const LIST_LIMIT = 1_000;
 const RATE_WINDOW_MS = 60_000;
-
-const iso = <T extends { created_at: Date }>(row: T) => ({
-  ...row,
-  created_at: row.created_at.toISOString(),
-});
 
 /**
  * The public site's forms: anyone may send one (a per-client limit and a honeypot keep bots out); only
  * admins read them.
  */
-export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = app.database.db;
+export const publicFormRoutes: FastifyPluginAsyncZod<{ deps: FormDeps }> = async (app, { deps }) => {
   const perClient = {
     rateLimit: {
       max: Math.max(1, Math.floor(app.env.RATE_LIMIT_PER_MINUTE / 30)),
@@ -51,33 +45,24 @@ export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { website, ...applicant } = request.body;
-      if (!website) {
-        try {
-          await db.insertInto('applicants').values(applicant).execute();
-        } catch (error) {
-          if (isUniqueViolation(error)) throw AppError.of('CONFLICT', 'alreadyOnWaitlist');
-          throw error;
-        }
-      }
+      await submitForm(deps, { kind: 'applicant', form: request.body });
       return reply.status(201).send({ success: true, message: messages.waitlistJoined });
     },
   );
 
   /** A form that is stored as sent (bots filling the honeypot get the same answer and store nothing). */
-  function formRoute<Body extends { website?: string | undefined }>(
+  function formRoute<Body>(
     path: string,
     summary: string,
     body: z.ZodType<Body>,
-    store: (row: Omit<Body, 'website'>) => Promise<unknown>,
+    submit: (form: Body) => Promise<void>,
     message: string,
   ): void {
     app.post(
       path,
       { config: perClient, schema: { tags, summary, body, response: { 201: formCreatedSchema } } },
       async (request, reply) => {
-        const { website, ...row } = request.body as Body;
-        if (!website) await store(row);
+        await submit(request.body as Body);
         return reply.status(201).send({ success: true, message });
       },
     );
@@ -87,21 +72,21 @@ export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
     '/inquiry',
     'Send a general inquiry',
     inquiryRequestSchema,
-    (row) => db.insertInto('inquiries').values(row).execute(),
+    (form) => submitForm(deps, { kind: 'inquiry', form }),
     messages.requestSent,
   );
   formRoute(
     '/vendor-registration',
     'Register as a vendor',
     vendorRegistrationRequestSchema,
-    (row) => db.insertInto('vendor_registrations').values(row).execute(),
+    (form) => submitForm(deps, { kind: 'vendor-registration', form }),
     messages.requestSent,
   );
   formRoute(
     '/kiosk-applications',
     'Apply to host a kiosk',
     kioskApplicationRequestSchema,
-    (row) => db.insertInto('kiosk_applications').values(row).execute(),
+    (form) => submitForm(deps, { kind: 'kiosk-application', form }),
     messages.hostThankYou,
   );
 
@@ -111,13 +96,7 @@ export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { ...adminList, summary: 'Admin: the waitlist', response: { 200: applicantListSchema } } },
     async (request) => {
       await requireAdmin(request);
-      const rows = await db
-        .selectFrom('applicants')
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .limit(LIST_LIMIT)
-        .execute();
-      return { applicants: rows.map(iso) };
+      return { applicants: await waitlist(deps) };
     },
   );
   app.delete(
@@ -132,12 +111,7 @@ export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await requireAdmin(request);
-      const deleted = await db
-        .deleteFrom('applicants')
-        .where('id', '=', request.params.id)
-        .returning('id')
-        .executeTakeFirst();
-      if (!deleted) throw AppError.of('NOT_FOUND', 'applicantNotFound');
+      await removeFromWaitlist(deps, request.params.id);
       return { success: true as const, message: messages.applicantDeleted };
     },
   );
@@ -146,13 +120,7 @@ export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { ...adminList, summary: 'Admin: inquiries', response: { 200: inquiryListSchema } } },
     async (request) => {
       await requireAdmin(request);
-      const rows = await db
-        .selectFrom('inquiries')
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .limit(LIST_LIMIT)
-        .execute();
-      return { inquiries: rows.map(iso) };
+      return { inquiries: await inquiries(deps) };
     },
   );
   app.get(
@@ -166,15 +134,7 @@ export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await requireAdmin(request);
-      const rows = await db
-        .selectFrom('vendor_registrations')
-        .leftJoin('merchants', 'merchants.vendor_registration_id', 'vendor_registrations.id')
-        .selectAll('vendor_registrations')
-        .select('merchants.id as merchant_id')
-        .orderBy('vendor_registrations.created_at', 'desc')
-        .limit(LIST_LIMIT)
-        .execute();
-      return { registrations: rows.map(iso) };
+      return { registrations: await vendorRegistrations(deps) };
     },
   );
   app.get(
@@ -188,13 +148,7 @@ export const publicFormRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await requireAdmin(request);
-      const rows = await db
-        .selectFrom('kiosk_applications')
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .limit(LIST_LIMIT)
-        .execute();
-      return { applications: rows.map(iso) };
+      return { applications: await kioskApplications(deps) };
     },
   );
 };

@@ -1,3 +1,4 @@
+import { formatInr } from '@hasta/ledger/money';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -8,7 +9,10 @@ import type { AppLocale } from './i18n-resources';
 export interface Formatters {
   locale: AppLocale;
   number: (value: number) => string;
-  /** Whole rupees (marketing figures, never wallet money, which is paise and formatted from a decimal). */
+  /**
+   * Whole rupees (marketing figures, never wallet money, which is paise and formatted from its decimal text),
+   * through the one INR formatter.
+   */
   rupees: (value: number) => string;
   /** A fraction (0.999) as a percentage, with up to one decimal. */
   percent: (fraction: number) => string;
@@ -18,18 +22,13 @@ export interface Formatters {
 
 export function createFormatters(locale: AppLocale): Formatters {
   const number = new Intl.NumberFormat(locale);
-  const rupees = new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency: 'INR',
-    maximumFractionDigits: 0,
-  });
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   return {
     locale,
     number: (value) => number.format(value),
-    rupees: (value) => rupees.format(value),
+    rupees: (value) => formatInr(String(value), locale, { paise: 'never' }),
     percent: (fraction) => percent.format(fraction),
     date: (value) => date.format(value),
     dateTime: (value) => dateTime.format(value),

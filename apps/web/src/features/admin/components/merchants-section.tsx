@@ -1,4 +1,5 @@
 import { messages } from '@hasta/contracts/messages';
+import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'react-hot-toast';
@@ -11,7 +12,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime, formatInr } from '../../../lib/money-format';
+import { formatDateTime } from '../../../lib/date-format';
 import {
   decidePayout,
   fetchMerchants,
@@ -130,7 +131,7 @@ export function MerchantsSection() {
               <tr key={payout.id}>
                 <td className={`${cellClass} font-medium text-slate-900`}>{payout.store_name ?? '—'}</td>
                 <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>
-                  {formatInr(payout.amount)}
+                  {formatInr(payout.amount, 'en-IN')}
                 </td>
                 <td className={`${cellClass} whitespace-nowrap`}>•••• {payout.bank_account_last4}</td>
                 <td className={`${cellClass} whitespace-nowrap`}>{formatDateTime(payout.date)}</td>
@@ -143,14 +144,16 @@ export function MerchantsSection() {
                         className={secondaryButtonClass}
                         onClick={() => setDeciding({ payout, action: 'settle' })}
                       >
-                        Settle<span className="sr-only"> withdrawal of {formatInr(payout.amount)}</span>
+                        Settle
+                        <span className="sr-only"> withdrawal of {formatInr(payout.amount, 'en-IN')}</span>
                       </button>
                       <button
                         type="button"
                         className={secondaryButtonClass}
                         onClick={() => setDeciding({ payout, action: 'reject' })}
                       >
-                        Reject<span className="sr-only"> withdrawal of {formatInr(payout.amount)}</span>
+                        Reject
+                        <span className="sr-only"> withdrawal of {formatInr(payout.amount, 'en-IN')}</span>
                       </button>
                     </div>
                   ) : null}
@@ -165,7 +168,7 @@ export function MerchantsSection() {
         {deciding === null || decision === null ? null : (
           <div className="space-y-4">
             <p>
-              <strong className="text-slate-900">{formatInr(deciding.payout.amount)}</strong> from{' '}
+              <strong className="text-slate-900">{formatInr(deciding.payout.amount, 'en-IN')}</strong> from{' '}
               {deciding.payout.store_name ?? 'the store'} to the bank account ending{' '}
               {deciding.payout.bank_account_last4}. {decision.explain}
             </p>

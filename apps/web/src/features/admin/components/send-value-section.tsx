@@ -1,5 +1,5 @@
 import { messages } from '@hasta/contracts/messages';
-import { parseRupees } from '@hasta/ledger/money';
+import { formatInr, parseRupees } from '@hasta/ledger/money';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -15,7 +15,6 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatInr } from '../../../lib/money-format';
 import { adminUsersQueryKey, fetchAdminUsersPage } from '../api/users';
 import { assignBalance } from '../api/wallet-admin';
 import { loadOnOpen } from './admin-list';
@@ -131,7 +130,7 @@ export function SendValueSection() {
             </option>
             {(users.data?.users ?? []).map((user) => (
               <option key={user.id} value={user.id}>
-                {user.username} ({user.email ?? user.phone ?? user.id}) · {formatInr(user.balance)}
+                {user.username} ({user.email ?? user.phone ?? user.id}) · {formatInr(user.balance, 'en-IN')}
               </option>
             ))}
           </select>

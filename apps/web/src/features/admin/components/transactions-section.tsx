@@ -1,4 +1,5 @@
 import { messages } from '@hasta/contracts/messages';
+import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'react-hot-toast';
@@ -6,7 +7,7 @@ import { toast } from 'react-hot-toast';
 import { Modal } from '../../../components/modal';
 import { dangerButtonClass, disabledClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime, formatInr } from '../../../lib/money-format';
+import { formatDateTime } from '../../../lib/date-format';
 import { adminUsersQueryKey, fetchAdminUsersByIds } from '../api/users';
 import { adminTransactionsQueryKey, deleteTransaction, fetchAdminTransactions } from '../api/wallet-admin';
 import type { AdminTransaction } from '../api/wallet-admin';
@@ -112,7 +113,9 @@ export function TransactionsSection() {
                         ? party(tx.to_user_id, '—')
                         : `Merchant ${tx.to_merchant_id}`}
                     </td>
-                    <td className="px-4 py-3 font-semibold text-slate-900">{formatInr(tx.amount)}</td>
+                    <td className="px-4 py-3 font-semibold text-slate-900">
+                      {formatInr(tx.amount, 'en-IN')}
+                    </td>
                     <td className="px-4 py-3 text-slate-700">{tx.status}</td>
                     <td className="px-4 py-3 text-slate-700">{formatDateTime(tx.created_at)}</td>
                     <td className="px-4 py-3">
@@ -143,8 +146,8 @@ export function TransactionsSection() {
           <div className="space-y-4">
             <p>
               Transaction <code className="font-mono text-slate-900">{confirming.txid.slice(0, 8)}</code> of{' '}
-              <strong className="text-slate-900">{formatInr(confirming.amount)}</strong> is reversed: the
-              money goes back to its sender.
+              <strong className="text-slate-900">{formatInr(confirming.amount, 'en-IN')}</strong> is reversed:
+              the money goes back to its sender.
             </p>
             <button
               type="button"

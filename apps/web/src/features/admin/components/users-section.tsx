@@ -1,6 +1,7 @@
 import { ADMIN_USERS_PAGE_SIZE_DEFAULT } from '@hasta/contracts/auth';
 import { COPY_CONFIRMATION_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
+import { formatInr } from '@hasta/ledger/money';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -17,7 +18,6 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatInr } from '../../../lib/money-format';
 import { adminUsersQueryKey, fetchAdminUsersPage, fetchAllAdminUsers, resetUserPassword } from '../api/users';
 import type { AdminUserRow, UsersPageRequest } from '../api/users';
 import { downloadCsv, USERS_CSV_FILE_NAME, usersCsv } from '../utils/users-csv';
@@ -288,7 +288,7 @@ function UsersTable({
           <td className={`${cellClass} break-all`}>{user.email ?? '—'}</td>
           <td className={`${cellClass} whitespace-nowrap`}>{user.phone ?? '—'}</td>
           <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>
-            {formatInr(user.balance)}
+            {formatInr(user.balance, 'en-IN')}
           </td>
           <td className={cellClass}>{user.role}</td>
           <td className={cellClass}>{user.left_palm_registered ? 'YES' : 'NO'}</td>

@@ -15,7 +15,7 @@ import {
   textLinkClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/money-format';
+import { formatDateTime } from '../../../lib/date-format';
 import { changeConsent, consentQueryKey, fetchConsent } from '../api/consent';
 import type { ConsentChange, ConsentEvent, ConsentResponse } from '../api/consent';
 

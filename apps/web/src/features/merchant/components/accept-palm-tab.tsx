@@ -1,10 +1,10 @@
 import { messages } from '@hasta/contracts/messages';
+import { formatInr } from '@hasta/ledger/money';
 import { useId, useState } from 'react';
 import type { ComponentType, FormEvent } from 'react';
 
 import { AmountField, FormAlert } from '../../../components/form-field';
 import { cardClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
-import { formatInr } from '../../../lib/money-format';
 import { checkAmount } from '../utils/amount';
 
 /**
@@ -116,17 +116,17 @@ export function AcceptPalmTab({ scanner: Scanner, onUseQr, onPaid }: AcceptPalmT
       {step.kind === 'scan' ? (
         <section aria-labelledby="palm-scan-step" className={cardClass}>
           <h3 id="palm-scan-step" className="text-lg font-semibold text-slate-900">
-            Palm scan for {formatInr(step.text)}
+            Palm scan for {formatInr(step.text, 'en-IN')}
           </h3>
           {Scanner === undefined ? (
             <>
               <p className="mt-2 text-slate-700">
-                No palm scanner is connected, so no payment was taken. To be paid {formatInr(step.text)} now,
-                show the customer a QR code for this amount.
+                No palm scanner is connected, so no payment was taken. To be paid{' '}
+                {formatInr(step.text, 'en-IN')} now, show the customer a QR code for this amount.
               </p>
               <div className="mt-4 flex flex-wrap gap-3">
                 <button type="button" className={primaryButtonClass} onClick={() => onUseQr(step.text)}>
-                  Show a QR code for {formatInr(step.text)}
+                  Show a QR code for {formatInr(step.text, 'en-IN')}
                 </button>
                 <button
                   type="button"

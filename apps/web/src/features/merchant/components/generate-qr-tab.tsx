@@ -1,6 +1,7 @@
 import { messages } from '@hasta/contracts/messages';
 import { QR_LABEL_MAX_CHARS } from '@hasta/contracts/qr';
 import type { QrCode } from '@hasta/contracts/qr';
+import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -16,7 +17,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime, formatInr } from '../../../lib/money-format';
+import { formatDateTime } from '../../../lib/date-format';
 import { createQrCode, fetchQrCodes, merchantKeys } from '../api/merchant';
 import { checkOptionalAmount } from '../utils/amount';
 
@@ -153,11 +154,11 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
             <div className="mt-4">
               <QrCodeCanvas
                 text={shown.uri}
-                label={`Payment QR code for ${storeName}${shown.amount === null ? '' : `, ${formatInr(shown.amount)}`}`}
+                label={`Payment QR code for ${storeName}${shown.amount === null ? '' : `, ${formatInr(shown.amount, 'en-IN')}`}`}
               />
             </div>
             <p className="mt-3 text-lg font-semibold text-slate-900">
-              {shown.amount === null ? 'Pay any amount' : `Pay ${formatInr(shown.amount)}`}
+              {shown.amount === null ? 'Pay any amount' : `Pay ${formatInr(shown.amount, 'en-IN')}`}
             </p>
             {shown.label === null ? null : <p className="text-slate-700">{shown.label}</p>}
             <p className="mt-2 text-sm text-slate-600">Scan with Hasta to pay</p>
@@ -233,7 +234,7 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
                   <tr key={code.id}>
                     <td className="py-2 pr-4 text-slate-900">{code.label ?? '—'}</td>
                     <td className="py-2 pr-4 text-slate-900">
-                      {code.amount === null ? 'Any amount' : formatInr(code.amount)}
+                      {code.amount === null ? 'Any amount' : formatInr(code.amount, 'en-IN')}
                     </td>
                     <td className="py-2 pr-4 text-slate-900">{code.scans}</td>
                     <td className="py-2 pr-4 text-slate-700">{formatDateTime(code.created_at)}</td>

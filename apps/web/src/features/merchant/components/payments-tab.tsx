@@ -1,10 +1,11 @@
 import { TX_ID_SHOWN_CHARS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
+import { formatInr } from '@hasta/ledger/money';
 import { useQuery } from '@tanstack/react-query';
 
 import { secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime, formatInr } from '../../../lib/money-format';
+import { formatDateTime } from '../../../lib/date-format';
 import { fetchPayments, merchantKeys } from '../api/merchant';
 
 const STATUS_TONE: Record<string, string> = {
@@ -71,7 +72,7 @@ export function PaymentsTab() {
               <td className="py-2 pr-4 font-mono text-slate-900">
                 #{payment.txid.slice(0, TX_ID_SHOWN_CHARS)}
               </td>
-              <td className="py-2 pr-4 font-semibold text-slate-900">{formatInr(payment.amount)}</td>
+              <td className="py-2 pr-4 font-semibold text-slate-900">{formatInr(payment.amount, 'en-IN')}</td>
               <td className="py-2 pr-4">
                 <span
                   className={`rounded-full px-2 py-0.5 text-xs font-semibold ${

@@ -1,4 +1,4 @@
-import { formatInr } from '../../../lib/money-format';
+import { formatInr } from '@hasta/ledger/money';
 import type { MerchantSummary } from '../api/merchant';
 
 const count = new Intl.NumberFormat('en-IN');
@@ -6,17 +6,17 @@ const count = new Intl.NumberFormat('en-IN');
 /** The store's figures of spec §3 "Merchant summary", every one computed by the server from the ledger. */
 export function SummaryFigures({ summary }: { summary: MerchantSummary }) {
   const figures: { label: string; value: string; testId: string }[] = [
-    { label: 'Balance', value: formatInr(summary.balance), testId: 'store-balance' },
+    { label: 'Balance', value: formatInr(summary.balance, 'en-IN'), testId: 'store-balance' },
     {
       label: 'Available to withdraw',
-      value: formatInr(summary.available_balance),
+      value: formatInr(summary.available_balance, 'en-IN'),
       testId: 'store-available',
     },
-    { label: 'Total Sales', value: formatInr(summary.total_sales), testId: 'store-sales' },
+    { label: 'Total Sales', value: formatInr(summary.total_sales, 'en-IN'), testId: 'store-sales' },
     { label: 'Transactions', value: count.format(summary.total_transactions), testId: 'store-transactions' },
     {
       label: 'Average Transaction',
-      value: formatInr(summary.average_transaction),
+      value: formatInr(summary.average_transaction, 'en-IN'),
       testId: 'store-average',
     },
     { label: 'Success Rate', value: `${summary.success_rate}%`, testId: 'store-success-rate' },
@@ -28,7 +28,11 @@ export function SummaryFigures({ summary }: { summary: MerchantSummary }) {
     },
     { label: 'QR Scans', value: count.format(summary.total_qr_scans), testId: 'store-qr-scans' },
     { label: 'Palm Scans', value: count.format(summary.total_palm_scans), testId: 'store-palm-scans' },
-    { label: 'Withdrawals', value: formatInr(summary.total_withdrawals), testId: 'store-withdrawals' },
+    {
+      label: 'Withdrawals',
+      value: formatInr(summary.total_withdrawals, 'en-IN'),
+      testId: 'store-withdrawals',
+    },
   ];
   return (
     <section aria-labelledby="store-figures">

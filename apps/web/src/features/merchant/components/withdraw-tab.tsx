@@ -1,4 +1,5 @@
 import { messages } from '@hasta/contracts/messages';
+import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -13,7 +14,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime, formatInr } from '../../../lib/money-format';
+import { formatDateTime } from '../../../lib/date-format';
 import {
   addBankAccount,
   fetchBankAccounts,
@@ -106,11 +107,11 @@ export function WithdrawTab({ availableBalance }: { availableBalance: string }) 
             {withdrawals.data.map((withdrawal) => (
               <li
                 key={withdrawal.id}
-                aria-label={`Withdrawal ${formatInr(withdrawal.amount)} ${withdrawal.status}`}
+                aria-label={`Withdrawal ${formatInr(withdrawal.amount, 'en-IN')} ${withdrawal.status}`}
                 className="flex flex-wrap items-center justify-between gap-2 px-4 py-3"
               >
                 <div>
-                  <p className="font-semibold text-slate-900">{formatInr(withdrawal.amount)}</p>
+                  <p className="font-semibold text-slate-900">{formatInr(withdrawal.amount, 'en-IN')}</p>
                   <p className="text-sm text-slate-600">
                     {formatDateTime(withdrawal.date)} · to ••••{withdrawal.bank_account_last4}
                   </p>
@@ -179,7 +180,7 @@ function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: Wit
         Withdraw to your bank
       </h3>
       <p className="text-slate-700">
-        Available to withdraw: <strong>{formatInr(availableBalance)}</strong>
+        Available to withdraw: <strong>{formatInr(availableBalance, 'en-IN')}</strong>
       </p>
       <fieldset>
         <legend className={labelClass}>Bank account</legend>

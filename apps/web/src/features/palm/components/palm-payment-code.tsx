@@ -1,5 +1,6 @@
 import { messages } from '@hasta/contracts/messages';
 import type { PalmConfirmation } from '@hasta/contracts/palm';
+import { formatInr } from '@hasta/ledger/money';
 import { useId, useRef, useState } from 'react';
 import { toast } from 'react-hot-toast';
 import type { FormEvent } from 'react';
@@ -7,7 +8,6 @@ import type { FormEvent } from 'react';
 import { FormAlert, OtpField } from '../../../components/form-field';
 import { disabledClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { formatInr } from '../../../lib/money-format';
 import { cancelPalmPayment, confirmPalmPayment } from '../api/palm';
 import type { PalmConfirmationAnswer, PalmPaymentAnswer, PalmPaymentOrConfirmation } from '../api/palm';
 
@@ -77,8 +77,8 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: Pal
         <span className="mr-2 inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
           {sms ? 'SMS OTP' : 'Email OTP'}
         </span>
-        Sent to {confirmation.sent_to}. {formatInr(confirmation.amount)} is held from the payer’s wallet until
-        the code is entered, for 5 minutes at most.
+        Sent to {confirmation.sent_to}. {formatInr(confirmation.amount, 'en-IN')} is held from the payer’s
+        wallet until the code is entered, for 5 minutes at most.
       </p>
       <form noValidate className="space-y-4" onSubmit={(event) => void confirm(event)}>
         <OtpField

@@ -1,10 +1,10 @@
 import { messages } from '@hasta/contracts/messages';
+import { formatInr } from '@hasta/ledger/money';
 
 import { useState } from 'react';
 
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import type { PalmScanOutcome } from '../../../components/palm-scanner/palm-scanner';
-import { formatInr } from '../../../lib/money-format';
 import { authenticatePalmPayment } from '../api/palm';
 import type { PalmPaymentAnswer } from '../api/palm';
 import { PalmPaymentCode, usePalmCodeStep } from './palm-payment-code';
@@ -61,8 +61,8 @@ export function ReceivePalmAuthentication({
   return (
     <div className="space-y-4">
       <p className="text-slate-700">
-        Ask the payer to hold their palm inside the box: {formatInr(amountText)} moves from their wallet to
-        yours.
+        Ask the payer to hold their palm inside the box: {formatInr(amountText, 'en-IN')} moves from their
+        wallet to yours.
       </p>
       <PalmScanner
         purpose="authenticate"
@@ -83,6 +83,6 @@ export function ReceivePalmAuthentication({
 /** 'Authentication successful!' and 'You can now receive funds. Received ₹X from Y.' */
 function receivedOutcome(answer: PalmPaymentAnswer): PalmScanOutcome {
   const from = answer.transaction.from_user_email;
-  const received = `Received ${formatInr(answer.transaction.amount)}${from === null ? '' : ` from ${from}`}.`;
+  const received = `Received ${formatInr(answer.transaction.amount, 'en-IN')}${from === null ? '' : ` from ${from}`}.`;
   return { title: messages.authenticationSuccessful, detail: `${messages.canReceiveFunds} ${received}` };
 }

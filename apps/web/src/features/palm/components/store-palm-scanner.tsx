@@ -1,8 +1,8 @@
 import { messages } from '@hasta/contracts/messages';
+import { formatInr } from '@hasta/ledger/money';
 
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import { secondaryButtonClass } from '../../../components/ui-classes';
-import { formatInr } from '../../../lib/money-format';
 import { takeStorePalmPayment } from '../api/palm';
 import { PalmPaymentCode, usePalmCodeStep } from './palm-payment-code';
 
@@ -54,7 +54,7 @@ export function StorePalmScanner({ amountText, onPaid, onCancel, onUseQr }: Stor
       />
       <div className="flex flex-wrap gap-3">
         <button type="button" className={secondaryButtonClass} onClick={onUseQr}>
-          Show a QR code for {formatInr(amountText)} instead
+          Show a QR code for {formatInr(amountText, 'en-IN')} instead
         </button>
         <button type="button" className={secondaryButtonClass} onClick={onCancel}>
           Cancel

@@ -6,11 +6,12 @@ import {
 } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import type { HistoryEntry } from '@hasta/contracts/wallet';
+import { formatInr } from '@hasta/ledger/money';
 import { useEffect, useState } from 'react';
 import { toast } from 'react-hot-toast';
 
 import { secondaryButtonClass } from '../../../components/ui-classes';
-import { formatDateTime, formatInr } from '../../../lib/money-format';
+import { formatDateTime } from '../../../lib/date-format';
 
 /** 10 leading + '…' + 6 trailing characters (spec §2.11, §9). */
 export function shortenHash(hash: string): string {
@@ -96,7 +97,7 @@ function HistoryRow({ entry, viewer }: { entry: HistoryEntry; viewer: Viewer }) 
           data-testid="history-amount"
         >
           {sign}
-          {entry.amount === null ? '—' : formatInr(entry.amount)}
+          {entry.amount === null ? '—' : formatInr(entry.amount, 'en-IN')}
         </p>
         <StatusText status={status} />
       </div>

@@ -1,9 +1,9 @@
+import { formatInr } from '@hasta/ledger/money';
 import { useQuery } from '@tanstack/react-query';
 
 import { QrCodeCanvas } from '../../../components/qr-code-canvas';
 import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
-import { formatInr } from '../../../lib/money-format';
 import { fetchReceiveQr, receiveQrQueryKey } from '../api/qr';
 
 /**
@@ -21,7 +21,8 @@ export function ReceiveQrCard({ amount }: { amount: string | null }) {
   });
 
   if (userId === null) return null;
-  const title = amount === null ? 'Your payment QR code' : `Payment QR code for ${formatInr(amount)}`;
+  const title =
+    amount === null ? 'Your payment QR code' : `Payment QR code for ${formatInr(amount, 'en-IN')}`;
   return (
     <div className="mt-4 border-t border-slate-200 pt-4">
       <h3 className="font-semibold text-slate-900">{title}</h3>

@@ -1,6 +1,7 @@
 import { HISTORY_ID_SHOWN_CHARS, HISTORY_STAGGER_S } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import { HISTORY_PAGE_SIZE, type TransactionRecord } from '@hasta/contracts/wallet';
+import { formatInr } from '@hasta/ledger/money';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { motion, useReducedMotion } from 'motion/react';
 import { Link } from 'react-router';
@@ -9,7 +10,7 @@ import { Page } from '../../../components/page';
 import { cardClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
-import { formatDateTime, formatInr } from '../../../lib/money-format';
+import { formatDateTime } from '../../../lib/date-format';
 import { fetchTransactionHistory, historyQueryKey } from '../api/wallet';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { LoadMore } from '../components/load-more';
@@ -104,7 +105,7 @@ function Record({ record }: { record: TransactionRecord }) {
   const received = record.direction === 'received';
   const completed = record.status === 'completed';
   return (
-    <article aria-label={`${received ? 'Received' : 'Sent'} ${formatInr(record.amount)}`}>
+    <article aria-label={`${received ? 'Received' : 'Sent'} ${formatInr(record.amount, 'en-IN')}`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className={`text-lg font-semibold ${received ? 'text-emerald-800' : 'text-slate-900'}`}>
@@ -113,7 +114,7 @@ function Record({ record }: { record: TransactionRecord }) {
           <p className="text-sm text-slate-600">{formatDateTime(record.created_at)}</p>
         </div>
         <div className="text-right">
-          <p className="text-lg font-bold text-slate-900">{formatInr(record.amount)}</p>
+          <p className="text-lg font-bold text-slate-900">{formatInr(record.amount, 'en-IN')}</p>
           <p className={`text-sm font-semibold ${completed ? 'text-emerald-800' : 'text-slate-700'}`}>
             {record.status}
           </p>

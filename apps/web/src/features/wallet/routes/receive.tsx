@@ -1,5 +1,5 @@
 import { messages } from '@hasta/contracts/messages';
-import { parseRupees } from '@hasta/ledger/money';
+import { formatInr, parseRupees } from '@hasta/ledger/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { ComponentType, FormEvent } from 'react';
@@ -14,7 +14,6 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { useStoredUser } from '../../../lib/auth-storage';
-import { formatInr } from '../../../lib/money-format';
 import { dashboardQueryKey, historyQueryKey } from '../api/wallet';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { ReceiveQrCard } from '../components/receive-qr-card';
@@ -116,7 +115,7 @@ export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep
               Palm authentication
             </h2>
             <p className="mt-2 text-slate-700">
-              Expected amount: <strong>{formatInr(confirmed)}</strong>
+              Expected amount: <strong>{formatInr(confirmed, 'en-IN')}</strong>
             </p>
             <div className="mt-4">
               <PalmStep

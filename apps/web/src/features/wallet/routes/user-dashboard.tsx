@@ -1,6 +1,7 @@
 import { RECENT_HISTORY_COUNT } from '@hasta/contracts/constants';
 import { HISTORY_PAGE_SIZE, type HistoryEntry } from '@hasta/contracts/wallet';
 import { messages } from '@hasta/contracts/messages';
+import { formatInr } from '@hasta/ledger/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ComponentType } from 'react';
@@ -14,7 +15,6 @@ import { Tabs } from '../../../components/tabs';
 import { cardClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
-import { formatInr } from '../../../lib/money-format';
 import { dashboardQueryKey, fetchDashboard, fetchDashboardHistory } from '../api/wallet';
 import type { DashboardUser } from '../api/wallet';
 import { HistoryList } from '../components/history-list';
@@ -184,7 +184,7 @@ function WalletTab({ user }: { user: DashboardUser }) {
         </h2>
         <div className="mt-2 flex flex-wrap items-center gap-4">
           <p className="text-3xl font-bold text-slate-900" data-testid="balance">
-            {visible ? formatInr(user.balance) : MASK}
+            {visible ? formatInr(user.balance, 'en-IN') : MASK}
           </p>
           <button
             type="button"

@@ -1,12 +1,3 @@
-const inrFormat = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
-
-/** A decimal rupee string from the server ("1234.50") as INR currency text; never through a float. */
-export function formatInr(decimal: string): string {
-  const text = decimal.trim();
-  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
-  return inrFormat.format(text as `${number}`);
-}
-
 const dateTimeFormat = new Intl.DateTimeFormat('en-IN', {
   day: 'numeric',
   month: 'short',

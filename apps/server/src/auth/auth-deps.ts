@@ -1,0 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../db/schema';
+import type { Messenger } from '../messaging/messenger';
+
+/** What the account use cases need: the database, the server secret that keys the codes, and the messenger. */
+export interface AuthDeps {
+  db: Kysely<Schema>;
+  /** COOKIE_SECRET: keys the hashes of one-time codes. */
+  secret: string;
+  messenger: Messenger;
+}
+
+/** The session a request came with, when it came with one. */
+export interface Caller {
+  sessionId: string;
+  user: { id: string; email: string | null; phone: string | null };
+}

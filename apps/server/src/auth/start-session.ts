@@ -1,0 +1,23 @@
+import type { PublicUser } from '@hasta/contracts/auth';
+import type { Kysely } from 'kysely';
+import type { Schema } from '../db/schema';
+import { createSession, revokeSession, toPublicUser, type UserRow } from './sessions';
+
+/** A session just begun: the bearer token (the caller sets it as the session cookie) and its user. */
+export interface SignedIn {
+  token: string;
+  user: PublicUser;
+}
+
+/**
+ * Signs a user in, rotating: the session the browser had (`replacing`, if any) ends, and a fresh one begins.
+ */
+export async function startSession(
+  db: Kysely<Schema>,
+  user: UserRow,
+  replacing: string | undefined,
+): Promise<SignedIn> {
+  if (replacing !== undefined) await revokeSession(db, replacing);
+  const { token } = await createSession(db, user.id);
+  return { token, user: toPublicUser(user) };
+}

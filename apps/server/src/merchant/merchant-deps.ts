@@ -1,0 +1,15 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../db/schema';
+import type { Ledger } from '../ledger/ledger';
+import type { PendingExpiry } from '../ledger/pending-expiry';
+import type { Messenger } from '../messaging/messenger';
+
+/** What the merchant use cases work with, built once by the app and handed to its routes. */
+export interface MerchantDeps {
+  db: Kysely<Schema>;
+  ledger: Ledger;
+  messenger: Messenger;
+  pendingExpiry: PendingExpiry;
+  /** A store notice that could not be sent: logged, never a failed decision (the ledger already has it). */
+  onNoticeFailed: (error: unknown) => void;
+}

@@ -1,0 +1,194 @@
+import { messages } from '@hasta/contracts/messages';
+import {
+  bankAccountListSchema,
+  bankAccountRequestSchema,
+  merchantPaymentsResponseSchema,
+  merchantSettingsSchema,
+  merchantSummarySchema,
+  withdrawalListSchema,
+  withdrawalRequestSchema,
+} from '@hasta/contracts/merchant';
+import { successResponseSchema } from '@hasta/contracts/auth';
+import {
+  merchantPalmPaymentRequestSchema,
+  palmConfirmationResponseSchema,
+  palmPaymentResponseSchema,
+} from '@hasta/contracts/palm';
+import { idempotencyHeaderSchema } from '@hasta/contracts/wallet';
+import { createQrCodeRequestSchema, qrCodeListSchema, qrCodeResponseSchema } from '@hasta/contracts/qr';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { paiseOf } from '../ledger/ledger-errors';
+import { addBankAccount, storeBankAccounts } from '../merchant/bank-accounts';
+import type { MerchantDeps } from '../merchant/merchant-deps';
+import { requestWithdrawal, storeWithdrawals } from '../merchant/payouts';
+import { storePayments } from '../merchant/store-payments';
+import { createStoreQrCode, storeQrCodes } from '../merchant/store-qr-codes';
+import { saveStoreSettings, storeSettings } from '../merchant/store-settings';
+import { storeSummary } from '../merchant/store-summary';
+import { takePalmPayment } from '../palm/take-palm-payment';
+import { PALM_BODY_LIMIT_BYTES, palmPaymentAnswer, palmPaymentDeps } from './support/palm-payment';
+import { idempotencyKey } from './support/idempotency-key';
+import { requireMerchant } from './support/require-merchant';
+
+/** The store's self-service (spec §3, merchant dashboard): every route here is for the store's own merchant. */
+export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> = async (app, options) => {
+  const deps = options.deps;
+  const { ledger } = deps;
+  const tags = ['merchant'];
+
+  app.get(
+    '/merchant/summary',
+    {
+      schema: {
+        tags,
+        summary: 'The store’s figures, from the ledger',
+        response: { 200: merchantSummarySchema },
+      },
+    },
+    async (request) => storeSummary(deps, await requireMerchant(request, deps)),
+  );
+
+  app.post(
+    '/transaction',
+    {
+      bodyLimit: PALM_BODY_LIMIT_BYTES,
+      schema: {
+        tags,
+        summary: 'Merchant: take a palm payment into the signed-in store (the palm names the payer)',
+        headers: idempotencyHeaderSchema,
+        body: merchantPalmPaymentRequestSchema,
+        response: { 200: palmPaymentResponseSchema, 202: palmConfirmationResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const merchant = await requireMerchant(request, deps);
+      const outcome = await takePalmPayment(palmPaymentDeps(app, request.log), {
+        scan: request.body.scan,
+        amountPaise: paiseOf(request.body.amount, ledger.limits),
+        receiverUserId: merchant.ownerUserId,
+        creditAccountId: merchant.accountId,
+        idempotencyKey: idempotencyKey(request),
+      });
+      return palmPaymentAnswer(outcome, reply, messages.paymentProcessed);
+    },
+  );
+
+  app.get(
+    '/merchant/payments',
+    {
+      schema: {
+        tags,
+        summary: 'Payments the store received, newest first',
+        response: { 200: merchantPaymentsResponseSchema },
+      },
+    },
+    async (request) => ({ payments: await storePayments(deps, await requireMerchant(request, deps)) }),
+  );
+
+  app.get(
+    '/merchant/settings',
+    { schema: { tags, summary: 'The store’s settings', response: { 200: merchantSettingsSchema } } },
+    async (request) => storeSettings(await requireMerchant(request, deps)),
+  );
+
+  app.put(
+    '/merchant/settings',
+    {
+      schema: {
+        tags,
+        summary: 'Save the store’s settings',
+        body: merchantSettingsSchema,
+        response: { 200: merchantSettingsSchema },
+      },
+    },
+    async (request) => saveStoreSettings(deps, await requireMerchant(request, deps), request.body),
+  );
+
+  app.get(
+    '/merchant/qr-codes',
+    {
+      schema: {
+        tags,
+        summary: 'The store’s payment QR codes, newest first, with how often each was scanned',
+        response: { 200: qrCodeListSchema },
+      },
+    },
+    async (request) => ({ qr_codes: await storeQrCodes(deps, await requireMerchant(request, deps)) }),
+  );
+
+  app.post(
+    '/merchant/qr-codes',
+    {
+      schema: {
+        tags,
+        summary:
+          'Generate a payment QR code for the store (hasta://pay URI), optionally for a fixed amount, with a label',
+        body: createQrCodeRequestSchema,
+        response: { 200: qrCodeResponseSchema },
+      },
+    },
+    async (request) => {
+      const merchant = await requireMerchant(request, deps);
+      const { amount, label } = request.body;
+      const qrCode = await createStoreQrCode(deps, merchant, {
+        amountPaise: amount === undefined ? null : paiseOf(amount, ledger.limits),
+        label: label === undefined || label === '' ? null : label,
+      });
+      return { message: messages.qrCreated, qr_code: qrCode };
+    },
+  );
+
+  app.get(
+    '/merchant/bank-accounts',
+    { schema: { tags, summary: 'The store’s bank accounts', response: { 200: bankAccountListSchema } } },
+    async (request) => ({
+      bank_accounts: await storeBankAccounts(deps, await requireMerchant(request, deps)),
+    }),
+  );
+
+  app.post(
+    '/merchant/bank-accounts',
+    {
+      schema: {
+        tags,
+        summary: 'Save a bank account for withdrawals',
+        body: bankAccountRequestSchema,
+        response: { 200: bankAccountListSchema },
+      },
+    },
+    async (request) => ({
+      bank_accounts: await addBankAccount(deps, await requireMerchant(request, deps), request.body),
+    }),
+  );
+
+  app.get(
+    '/merchant/withdrawals',
+    { schema: { tags, summary: 'The store’s withdrawals', response: { 200: withdrawalListSchema } } },
+    async (request) => ({ withdrawals: await storeWithdrawals(deps, await requireMerchant(request, deps)) }),
+  );
+
+  app.post(
+    '/merchant/withdrawals',
+    {
+      schema: {
+        tags,
+        summary:
+          'Withdraw to a saved bank account: the amount is reserved until an admin settles or rejects it',
+        headers: idempotencyHeaderSchema,
+        body: withdrawalRequestSchema,
+        response: { 200: successResponseSchema },
+      },
+    },
+    async (request) => {
+      const merchant = await requireMerchant(request, deps);
+      // The amount is input: checked before anything is looked up.
+      const amountPaise = paiseOf(request.body.amount, ledger.limits);
+      await requestWithdrawal(deps, merchant, {
+        amountPaise,
+        bankAccountId: request.body.bank_account_id,
+        idempotencyKey: idempotencyKey(request),
+      });
+      return { success: true as const, message: messages.withdrawalRequested };
+    },
+  );
+};
