@@ -8,6 +8,7 @@ import { ledgerLimits, type Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
 import { Ledger } from './ledger/ledger';
 import { PendingExpiry } from './ledger/pending-expiry';
+import { sendMoneySteps, type SendMoneyBatcher } from './wallet/send-money';
 import { loadPalmKeys } from './palm/palm-keys';
 import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';
@@ -44,7 +45,7 @@ declare module 'fastify' {
     messenger: Messenger;
     /** The one ledger of this process (it caches account ids) and its group-commit path for transfers. */
     ledger: Ledger;
-    transferBatcher: TransferBatcher;
+    transferBatcher: SendMoneyBatcher;
     /** Voids pending transfers past their timeout; kinds register what else changes with them. */
     pendingExpiry: PendingExpiry;
     /** The verifiable log of payments and consent (decision 009). */
@@ -104,8 +105,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate(
     'transferBatcher',
     new TransferBatcher(deps.database.db, {
-      maxInFlight: deps.database.kind === 'postgres' ? 2 : 1,
+      maxInFlight: deps.database.kind === 'postgres' ? 4 : 1,
       limits,
+      steps: sendMoneySteps,
+      now: ledger.now,
     }),
   );
   const pendingExpiry = new PendingExpiry(ledger, (err, pendingId) =>

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../src/auth/sessions';
 import { migrate } from '../src/db/migrate';
 import { TransferBatcher } from '../src/ledger/batcher';
+import { sendMoneySteps, type SendMoneyTransfer } from '../src/wallet/send-money';
 import { Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
 import {
   checkConcurrentTransfers,
@@ -18,12 +19,12 @@ import { createTestDatabase, testDatabaseKind, type TestDatabase } from './suppo
 describe(`group-committed transfers on ${testDatabaseKind}`, () => {
   let test: TestDatabase;
   let ledger: Ledger;
-  let batcher: TransferBatcher;
+  let batcher: TransferBatcher<SendMoneyTransfer>;
   beforeAll(async () => {
     test = await createTestDatabase();
     await migrate(test.database);
     ledger = new Ledger(test.database.db);
-    batcher = new TransferBatcher(test.database.db);
+    batcher = new TransferBatcher(test.database.db, { steps: sendMoneySteps });
   });
   auditAfterEachTest(() => test.database.db);
   afterAll(async () => {

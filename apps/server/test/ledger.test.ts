@@ -139,19 +139,23 @@ describe(`the ledger on ${testDatabaseKind}`, () => {
   it('refuses to post a pending transfer after its timeout, but lets it be voided', async () => {
     const [asha, shop] = [await newAccount(), await newAccount()];
     await issue(asha, 1_000n);
-    const pending = await ledger.transfer({
+    // The ledger's clock, moved by the test: no waiting for the timeout.
+    let now = new Date();
+    const clocked = new Ledger(test.database.db, undefined, { now: () => now });
+    const pending = await clocked.transfer({
       id: randomUUID(),
       debitAccountId: asha,
       creditAccountId: shop,
       amountPaise: 100n,
       kind: 'payment',
-      pending: { timeoutMs: 1 },
+      pending: { timeoutMs: 60_000 },
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await code(ledger.resolve({ id: randomUUID(), pendingId: pending.id, action: 'post' }))).toBe(
+    expect(pending.timeout_at).toEqual(new Date(now.getTime() + 60_000));
+    now = new Date(now.getTime() + 60_000);
+    expect(await code(clocked.resolve({ id: randomUUID(), pendingId: pending.id, action: 'post' }))).toBe(
       'pending_expired',
     );
-    expect(await code(ledger.resolve({ id: randomUUID(), pendingId: pending.id, action: 'void' }))).toBe(
+    expect(await code(clocked.resolve({ id: randomUUID(), pendingId: pending.id, action: 'void' }))).toBe(
       'ok',
     );
   });

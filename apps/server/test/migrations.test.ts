@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database';
-import { loadMigrations, migrate } from '../src/db/migrate';
+import { loadMigrations, loadRoutines, migrate } from '../src/db/migrate';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
 
 describe(`migrations on ${testDatabaseKind}`, () => {
@@ -96,6 +96,70 @@ describe(`migrations on ${testDatabaseKind}`, () => {
       ),
     );
     expect(rows).toEqual([{ config: ['plan_cache_mode=force_generic_plan'] }]);
+    const claim = await test.database.withSession((session) =>
+      session.query<{ config: string[] | null }>(
+        "SELECT proconfig AS config FROM pg_proc WHERE proname = 'ledger_claim'",
+      ),
+    );
+    expect(claim).toEqual([{ config: ['plan_cache_mode=force_generic_plan'] }]);
+  });
+
+  it('applies a routine file again when its text changes, and not when it is unchanged', async () => {
+    const migrations = mkdtempSync(join(tmpdir(), 'hasta-migrations-'));
+    writeFileSync(join(migrations, '001_log.sql'), 'CREATE TABLE routine_runs (name text NOT NULL);');
+    const routines = mkdtempSync(join(tmpdir(), 'hasta-routines-'));
+    // Each application leaves a row, so an application that should not happen is seen.
+    const routine = (answer: number) =>
+      writeFileSync(
+        join(routines, 'answer.sql'),
+        `CREATE OR REPLACE FUNCTION routine_answer() RETURNS int LANGUAGE sql AS 'SELECT ${answer}';
+         INSERT INTO routine_runs (name) VALUES ('answer');`,
+      );
+    writeFileSync(join(routines, 'other.sql'), "INSERT INTO routine_runs (name) VALUES ('other');");
+    const state = () =>
+      test.database.withSession(async (session) => ({
+        answer: (await session.query<{ answer: number }>('SELECT routine_answer() AS answer'))[0]!.answer,
+        runs: (await session.query<{ name: string }>('SELECT name FROM routine_runs ORDER BY name')).map(
+          (row) => row.name,
+        ),
+      }));
+
+    routine(1);
+    await migrate(test.database, loadMigrations(migrations), loadRoutines(routines));
+    expect(await state()).toEqual({ answer: 1, runs: ['answer', 'other'] });
+    await migrate(test.database, loadMigrations(migrations), loadRoutines(routines));
+    expect(await state()).toEqual({ answer: 1, runs: ['answer', 'other'] });
+    routine(2);
+    await migrate(test.database, loadMigrations(migrations), loadRoutines(routines));
+    expect(await state()).toEqual({ answer: 2, runs: ['answer', 'answer', 'other'] });
+    const recorded = await test.database.withSession((session) =>
+      session.query<{ name: string }>('SELECT name FROM schema_routines ORDER BY name'),
+    );
+    expect(recorded.map((row) => row.name)).toEqual(['answer', 'other']);
+  });
+
+  it('rolls a failing routine back whole and applies it once it is fixed', async () => {
+    const migrations = mkdtempSync(join(tmpdir(), 'hasta-migrations-'));
+    writeFileSync(join(migrations, '001_none.sql'), 'SELECT 1;');
+    const routines = mkdtempSync(join(tmpdir(), 'hasta-routines-'));
+    writeFileSync(
+      join(routines, 'broken.sql'),
+      "CREATE OR REPLACE FUNCTION half_made() RETURNS int LANGUAGE sql AS 'SELECT 1';\nSELECT no_such_function();",
+    );
+    await expect(migrate(test.database, loadMigrations(migrations), loadRoutines(routines))).rejects.toThrow(
+      /broken\.sql failed/,
+    );
+    const made = () =>
+      test.database.withSession((session) =>
+        session.query<{ proname: string }>("SELECT proname FROM pg_proc WHERE proname = 'half_made'"),
+      );
+    expect(await made()).toEqual([]);
+    writeFileSync(
+      join(routines, 'broken.sql'),
+      "CREATE OR REPLACE FUNCTION half_made() RETURNS int LANGUAGE sql AS 'SELECT 1';",
+    );
+    await migrate(test.database, loadMigrations(migrations), loadRoutines(routines));
+    expect(await made()).toEqual([{ proname: 'half_made' }]);
   });
 });
 

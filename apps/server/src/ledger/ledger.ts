@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
-  applyTransfer,
-  checkTransfer,
   DEFAULT_LIMITS,
   LedgerError,
   requestFingerprint,
-  resolvePending,
   type AccountState,
   type LedgerErrorCode,
   type LedgerLimits,
@@ -14,6 +11,7 @@ import {
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { sqlState } from '../db/errors';
 import type { LedgerAccountsTable, LedgerTransfersTable, Schema } from '../db/schema';
+import { claimTransfers, postClaimed, type Posting } from './ledger-post';
 
 export const SYSTEM_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
 export const DEFAULT_PENDING_TIMEOUT_MS = 15 * 60_000;
@@ -91,18 +89,25 @@ export function transferRequestHash(
 }
 
 /**
- * The double-entry ledger on PostgreSQL (or PGlite). Every change runs in one READ COMMITTED transaction that
- * first claims the request id, then locks the accounts in id order (`FOR UPDATE`), checks the rules, and
- * writes the counters and the immutable transfer together. Retried a bounded number of times on
- * serialization failures and deadlocks.
+ * The double-entry ledger on PostgreSQL (or PGlite). Every change is a batch of one through the ledger's
+ * posting functions (routines/ledger_post.sql, where its rules are written once), in one READ COMMITTED
+ * transaction: claim the request id, post it (lock the accounts in id order, check the rules, write the
+ * counters and the immutable transfer). Retried a bounded number of times on serialization failures and
+ * deadlocks.
  */
 export class Ledger {
   readonly #accountIds = new Map<string, string>();
 
+  /** The ledger's clock: it sets pending transfers' timeouts and decides when they have expired. */
+  readonly now: () => Date;
+
   constructor(
     private readonly db: Kysely<Schema>,
     readonly limits: LedgerLimits = DEFAULT_LIMITS,
-  ) {}
+    options: { now?: () => Date } = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
 
   ensureUserAccount(userId: string): Promise<string> {
     return this.#ensureAccount('user', userId);
@@ -146,37 +151,18 @@ export class Ledger {
 
   /** A single-phase or pending transfer. Same id and body returns the stored result; a failed id stays failed. */
   transfer(input: TransferInput): Promise<TransferRecord> {
-    return this.#run(input.id, transferRequestHash(input), async (trx) => {
-      if (input.guard) await input.guard(trx);
-      if (input.amountPaise < this.limits.minAmountPaise) return 'amount_invalid';
-      const accounts = await this.#lock(trx, [input.debitAccountId, input.creditAccountId]);
-      const debit = accounts.get(input.debitAccountId);
-      const credit = accounts.get(input.creditAccountId);
-      if (!debit || !credit)
-        return input.debitAccountId === input.creditAccountId ? 'same_account' : 'account_not_found';
-      const refused = checkTransfer(debit, credit, input.amountPaise, this.limits);
-      if (refused) return refused;
-      const phase = input.pending ? 'pending' : 'single';
-      applyTransfer(debit, credit, input.amountPaise, phase);
-      await this.#save(trx, [debit, credit]);
-      const record = await trx
-        .insertInto('ledger_transfers')
-        .values({
-          id: input.id,
-          debit_account_id: debit.id,
-          credit_account_id: credit.id,
-          amount_paise: input.amountPaise,
-          kind: input.kind,
-          phase,
-          timeout_at: input.pending ? new Date(Date.now() + input.pending.timeoutMs) : null,
-          reverses_id: input.reversesId ?? null,
-          initiated_by: input.initiatedBy ?? null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (input.onRecorded) await input.onRecorded(trx, record);
-      return record;
-    });
+    const posting: Posting = {
+      id: input.id,
+      phase: input.pending ? 'pending' : 'single',
+      debitAccountId: input.debitAccountId,
+      creditAccountId: input.creditAccountId,
+      amountPaise: input.amountPaise,
+      kind: input.kind,
+      timeoutMs: input.pending?.timeoutMs,
+      reversesId: input.reversesId,
+      initiatedBy: input.initiatedBy,
+    };
+    return this.#run(posting, transferRequestHash(input), input.guard, input.onRecorded);
   }
 
   /** Posts or voids a pending transfer, once. Posting after its timeout is refused; voiding is always allowed. */
@@ -189,49 +175,21 @@ export class Ledger {
     onRecorded?: ((trx: Transaction<Schema>, pending: TransferRecord) => Promise<void>) | undefined;
   }): Promise<TransferRecord> {
     const requestHash = hashRequest({ op: input.action, pending: input.pendingId });
-    return this.#run(input.id, requestHash, async (trx) => {
-      const pending = await trx
-        .selectFrom('ledger_transfers')
-        .selectAll()
-        .where('id', '=', input.pendingId)
-        .where('phase', '=', 'pending')
-        .executeTakeFirst();
-      if (!pending) return 'pending_not_found';
-      const accounts = await this.#lock(trx, [pending.debit_account_id, pending.credit_account_id]);
-      const resolved = await trx
-        .selectFrom('ledger_transfers')
-        .select('id')
-        .where('pending_id', '=', pending.id)
-        .executeTakeFirst();
-      if (resolved) return 'pending_resolved';
-      if (
-        input.action === 'post' &&
-        pending.timeout_at !== null &&
-        pending.timeout_at.getTime() <= Date.now()
-      ) {
-        return 'pending_expired';
-      }
-      const debit = accounts.get(pending.debit_account_id)!;
-      const credit = accounts.get(pending.credit_account_id)!;
-      resolvePending(debit, credit, pending.amount_paise, input.action);
-      await this.#save(trx, [debit, credit]);
-      const record = await trx
-        .insertInto('ledger_transfers')
-        .values({
-          id: input.id,
-          debit_account_id: debit.id,
-          credit_account_id: credit.id,
-          amount_paise: pending.amount_paise,
-          kind: pending.kind,
-          phase: input.action,
-          pending_id: pending.id,
-          initiated_by: input.initiatedBy ?? null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (input.onRecorded) await input.onRecorded(trx, pending);
-      return record;
-    });
+    const { onRecorded } = input;
+    return this.#run(
+      { id: input.id, phase: input.action, pendingId: input.pendingId, initiatedBy: input.initiatedBy },
+      requestHash,
+      undefined,
+      onRecorded &&
+        (async (trx) => {
+          const pending = await trx
+            .selectFrom('ledger_transfers')
+            .selectAll()
+            .where('id', '=', input.pendingId)
+            .executeTakeFirstOrThrow();
+          await onRecorded(trx, pending);
+        }),
+    );
   }
 
   async findTransfer(id: string): Promise<TransferRecord | undefined> {
@@ -239,7 +197,7 @@ export class Ledger {
   }
 
   /** Pending transfers past their timeout and not yet posted or voided, the longest overdue first. */
-  async expiredPending(limit: number, now: Date = new Date()): Promise<TransferRecord[]> {
+  async expiredPending(limit: number, now: Date = this.now()): Promise<TransferRecord[]> {
     return this.db
       .selectFrom('ledger_transfers as t')
       .selectAll('t')
@@ -253,11 +211,16 @@ export class Ledger {
       .execute();
   }
 
-  /** Claims the request id, runs the change, and records a refusal so the id stays failed. */
+  /**
+   * One write, a batch of one through the ledger's posting functions: claims the id (a used id answers what
+   * it answered before), runs the guard on first use, posts (the rules; a refusal is stored so the id stays
+   * failed), then runs onRecorded, all in one READ COMMITTED transaction, retried a bounded number of times.
+   */
   async #run(
-    id: string,
+    posting: Posting,
     requestHash: string,
-    change: (trx: Transaction<Schema>) => Promise<TransferRecord | LedgerErrorCode>,
+    guard: ((trx: Transaction<Schema>) => Promise<void>) | undefined,
+    onRecorded: ((trx: Transaction<Schema>, transfer: TransferRecord) => Promise<void>) | undefined,
   ): Promise<TransferRecord> {
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -265,23 +228,12 @@ export class Ledger {
           .transaction()
           .setIsolationLevel('read committed')
           .execute(async (trx): Promise<TransferRecord | LedgerErrorCode> => {
-            // Blocks on a concurrent first use of the same id until it commits, then sees it.
-            const claimed = await trx
-              .insertInto('ledger_requests')
-              .values({ id, request_hash: requestHash })
-              .onConflict((conflict) => conflict.column('id').doNothing())
-              .returning('id')
-              .executeTakeFirst();
-            if (!claimed) return this.#replay(trx, id, requestHash);
-            const result = await change(trx);
-            if (typeof result === 'string') {
-              await trx
-                .updateTable('ledger_requests')
-                .set({ error_code: result })
-                .where('id', '=', id)
-                .execute();
-            }
-            return result;
+            const [claim] = await claimTransfers(trx, [{ id: posting.id, requestHash }]);
+            if (claim !== 'claimed') return claim!;
+            if (guard) await guard(trx);
+            const [posted] = await postClaimed(trx, [posting], this.limits, this.now());
+            if (typeof posted !== 'string' && onRecorded) await onRecorded(trx, posted!);
+            return posted!;
           });
         if (typeof outcome === 'string') throw new LedgerError(outcome);
         return outcome;
@@ -289,48 +241,6 @@ export class Ledger {
         if (attempt < MAX_ATTEMPTS && RETRYABLE.has(sqlState(error) ?? '')) continue;
         throw error;
       }
-    }
-  }
-
-  async #replay(
-    trx: Transaction<Schema>,
-    id: string,
-    requestHash: string,
-  ): Promise<TransferRecord | LedgerErrorCode> {
-    const previous = await trx
-      .selectFrom('ledger_requests')
-      .select(['request_hash', 'error_code'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (previous.request_hash !== requestHash) return 'id_reused';
-    if (previous.error_code !== null) return previous.error_code as LedgerErrorCode;
-    return trx.selectFrom('ledger_transfers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  }
-
-  /** Locks the accounts in one global order (by id), so two transfers never wait on each other in a cycle. */
-  async #lock(trx: Transaction<Schema>, ids: string[]): Promise<Map<string, AccountState>> {
-    const rows = await trx
-      .selectFrom('ledger_accounts')
-      .selectAll()
-      .where('id', 'in', [...new Set(ids)])
-      .orderBy('id')
-      .forUpdate()
-      .execute();
-    return new Map(rows.map((row) => [row.id, toState(row)]));
-  }
-
-  async #save(trx: Transaction<Schema>, accounts: AccountState[]): Promise<void> {
-    for (const account of accounts) {
-      await trx
-        .updateTable('ledger_accounts')
-        .set({
-          debits_posted: account.debitsPosted,
-          credits_posted: account.creditsPosted,
-          debits_pending: account.debitsPending,
-          credits_pending: account.creditsPending,
-        })
-        .where('id', '=', account.id)
-        .execute();
     }
   }
 }

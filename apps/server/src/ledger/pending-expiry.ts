@@ -85,8 +85,11 @@ export class PendingExpiry {
     return pending === undefined ? false : this.expire(pending);
   }
 
-  /** One round: the ids it voided. Rounds run one after another, never at the same time. */
-  runOnce(now: Date = new Date()): Promise<string[]> {
+  /**
+   * One round: the ids it voided. Rounds run one after another, never at the same time. `now` defaults to the
+   * ledger's clock.
+   */
+  runOnce(now: Date = this.ledger.now()): Promise<string[]> {
     this.#queued += 1;
     const round = this.#rounds.then(() => this.#expireDue(now));
     this.#rounds = round.then(

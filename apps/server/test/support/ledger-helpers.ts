@@ -3,7 +3,7 @@ import { LedgerError } from '@hasta/ledger/rules';
 import type { Kysely } from 'kysely';
 import { afterEach, expect } from 'vitest';
 import type { Schema } from '../../src/db/schema';
-import { VerificationMissingError } from '../../src/ledger/batcher';
+import { VerificationMissingError } from '../../src/wallet/send-money';
 import { auditLedger, SYSTEM_ACCOUNT_ID, type Ledger } from '../../src/ledger/ledger';
 
 /** Money issued into an account from the system account, as the admin's Send Value does. */
