@@ -18,6 +18,8 @@ test.describe('Admin: the public site’s forms', () => {
     baseURL,
     request,
   }) => {
+    // Several axe runs and argon2 logins: each takes seconds on a busy machine.
+    test.slow();
     const keep = unique('keep');
     const gone = unique('gone');
     const raced = unique('raced');
@@ -73,6 +75,8 @@ test.describe('Admin: the public site’s forms', () => {
     baseURL,
     request,
   }) => {
+    // Several axe runs and argon2 logins: each takes seconds on a busy machine.
+    test.slow();
     const inquirer = unique('inquirer');
     await submitPublicForm(request, '/api/inquiry', {
       name: inquirer,
@@ -155,6 +159,8 @@ test.describe('Admin: the public site’s forms', () => {
     baseURL,
     request,
   }) => {
+    // Several axe runs and argon2 logins: each takes seconds on a busy machine.
+    test.slow();
     const business = unique('Chai Point');
     const email = `${unique('owner')}@e2e.hasta.test`;
     await submitPublicForm(request, '/api/vendor-registration', {

@@ -23,7 +23,7 @@ test.describe('Admin: Merchants tab', () => {
     playwright,
     baseURL,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const storeName = unique('Dosa Corner');
     const merchant = await createMerchant(playwright, baseURL, storeName);
 
@@ -101,7 +101,7 @@ test.describe('Admin: Merchants tab', () => {
     playwright,
     baseURL,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const storeName = unique('Idli House');
     const merchant = await createMerchant(playwright, baseURL, storeName);
     const customerRequest = await playwright.request.newContext(baseURL === undefined ? {} : { baseURL });

@@ -43,7 +43,7 @@ test.describe('Admin: Users tab', () => {
     baseURL,
     phoneAccount,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const token = unique('pager');
     const names = Array.from(
       { length: 12 },
@@ -146,7 +146,7 @@ test.describe('Admin: Users tab', () => {
     playwright,
     baseURL,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const token = unique('csv');
     const names = [`Nair, Meera "M" ${token}`, `${token} O'Brien, "Jr.", Esq`, `Plain ${token}`];
     const accounts = await registerMany(playwright, baseURL, names);

@@ -90,6 +90,8 @@ test.describe('login', () => {
   });
 
   test('axe: no violations in the choose, password and code modes', async ({ page }) => {
+    // Several axe runs and argon2 logins: each takes seconds on a busy machine.
+    test.slow();
     await page.goto('/login');
     // The page's code loads after the document (route-level splitting): check it once it is there.
     await expect(page.getByRole('heading', { level: 1, name: 'Login to Hasta' })).toBeVisible();

@@ -44,10 +44,14 @@ test.describe('change password dialog', () => {
     await submit.click();
     await expect(toast(page, messages.wrongOriginalPassword)).toBeVisible();
 
-    // Slow the answer down to see the in-flight label.
+    // Hold the answer until the in-flight label has been seen.
     const newPassword = uniquePassword();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route('**/api/auth/change-password', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await held;
       await route.continue();
     });
     await current.fill(account.password);
@@ -55,6 +59,7 @@ test.describe('change password dialog', () => {
     await confirm.fill(newPassword);
     await submit.click();
     await expect(dialog.getByRole('button', { name: 'Changing...' })).toBeDisabled();
+    release();
     await expect(toast(page, messages.passwordChanged)).toBeVisible();
     await expect(dialog).toBeHidden();
 
@@ -80,6 +85,8 @@ test.describe('admin password reset', () => {
     browser,
     account,
   }) => {
+    // Several axe runs and argon2 logins: each takes seconds on a busy machine.
+    test.slow();
     // The admin logs in on the login page and lands on /admin.
     await page.goto('/login');
     await loginWithPassword(page, { channel: 'email', contact: ADMIN_EMAIL }, ADMIN_PASSWORD);

@@ -46,6 +46,8 @@ test.describe('register', () => {
   test('by email: form, check-email, Enter Code Manually, code, password, dashboard (axe at each step)', async ({
     page,
   }) => {
+    // Several axe runs and argon2 logins: each takes seconds on a busy machine.
+    test.slow();
     const email = uniqueEmail();
     await page.goto('/register');
     await expect(stepHeading(page, 'Your details')).toBeVisible();

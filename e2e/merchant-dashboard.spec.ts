@@ -16,7 +16,7 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     playwright,
     baseURL,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const business = `Chai Point ${Date.now() % 100_000}`;
     const email = uniqueEmail();
 
@@ -167,6 +167,8 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     playwright,
     baseURL,
   }) => {
+    // Several axe runs and argon2 logins: each takes seconds on a busy machine.
+    test.slow();
     const merchant = await createMerchant(playwright, baseURL, 'Dosa Corner');
     await signIn(page, merchant);
     await page.goto('/store-dashboard');

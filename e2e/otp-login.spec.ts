@@ -75,6 +75,8 @@ test.describe('login with a one-time code', () => {
     page,
     phoneAccount: account,
   }) => {
+    // Several axe runs and argon2 logins: each takes seconds on a busy machine.
+    test.slow();
     await page.goto('/login');
     await page.getByRole('button', { name: 'Login with Password' }).click();
     await chooseChannel(page, 'email');

@@ -12,9 +12,9 @@ import { launchWithPalmCamera } from './support/camera';
  * for MediaPipe that reports a hand on the film's palm.
  */
 
-const SCAN_TIMEOUT_MS = 30_000;
-/** Loading the wasm and the model and the first look take a few seconds on a software renderer. */
-const TRACKER_TIMEOUT_MS = 45_000;
+const SCAN_TIMEOUT_MS = 45_000;
+/** Loading the wasm and the model and the first look take a few seconds on a software renderer (more when busy). */
+const TRACKER_TIMEOUT_MS = 60_000;
 
 interface Watch {
   requests: Request[];
@@ -118,7 +118,7 @@ async function withPalmCamera(
   name: string,
   scan: (camera: Browser) => Promise<void>,
 ): Promise<void> {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const seed = 1 + Math.floor(Math.random() * 2 ** 30);
   const camera = await launchWithPalmCamera(playwright, { seed, ...film }, name);
   try {

@@ -22,8 +22,11 @@ import { adminSession, apiSession, giveValue, inr } from './support/wallet';
  * else's in the shared database.
  */
 
-/** A camera scan: the camera starts, three good looks are taken, and the server answers. */
-const SCAN_TIMEOUT_MS = 30_000;
+/**
+ * A camera scan: the camera starts, three good looks are taken, and the server answers. About 3 s on an idle
+ * machine; the bound is for a busy one (software rendering and the scanner's looks share the cores).
+ */
+const SCAN_TIMEOUT_MS = 45_000;
 
 const newSeed = (): number => randomInt(1, 2 ** 31);
 
@@ -127,7 +130,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     baseURL,
     account,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     const seed = newSeed();
 
     const left = await launchWithPalmCamera(playwright, { seed, identity: 0 }, 'left-palm');
@@ -159,7 +162,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       );
       expect(await axeViolations(page), '/palm-register, registered').toEqual([]);
       // After 5 s: the dashboard, which now says REGISTERED and lists the registration.
-      await expect(page).toHaveURL('/user-dashboard', { timeout: 10_000 });
+      await expect(page).toHaveURL('/user-dashboard');
       await expect(page.getByRole('link', { name: 'REGISTERED' })).toBeVisible();
       await expect(page.getByText('Palm Registered').first()).toBeVisible();
       await expect(page.getByRole('region', { name: 'Profile' })).not.toContainText('N/A');
@@ -228,7 +231,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     baseURL,
     account,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const seed = newSeed();
     const camera = await launchWithPalmCamera(playwright, { seed, identity: 0 }, 'admin-left-palm');
     try {
@@ -262,7 +265,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
         50,
       );
       await expect(page.getByRole('link', { name: 'Continue to Admin' })).toHaveAttribute('href', '/admin');
-      await expect(page).toHaveURL('/admin', { timeout: 10_000 });
+      await expect(page).toHaveURL('/admin');
 
       // The user's row now says YES for the left palm and offers only the right hand.
       const again = await openTab(page, 'Users');
@@ -289,7 +292,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     baseURL,
     account,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const seed = newSeed();
     const films = [
       {
@@ -311,7 +314,9 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
           await page.goto('/palm-register');
           await page.getByRole('button', { name: 'Register Left Hand' }).click();
           await page.getByRole('checkbox', { name: 'I agree' }).check();
-          await expect(page.getByTestId('palm-feedback')).toHaveText(film.feedback, { timeout: 15_000 });
+          await expect(page.getByTestId('palm-feedback')).toHaveText(film.feedback, {
+            timeout: SCAN_TIMEOUT_MS,
+          });
 
           // The guide box: the centred square of 0.6 of the 480-pixel side of the 640 × 480 frame.
           const video = await page.getByLabel('Camera preview with the palm guide box').boundingBox();
@@ -343,7 +348,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     page,
     account,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     await page.goto('/palm-register');
     await expect(main(page).getByRole('alert')).toContainText(messages.userNotFoundLogin);
     await expect(main(page).getByRole('link', { name: 'Login' })).toHaveAttribute(
@@ -363,7 +368,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     expect(await axeViolations(page), '/palm-register without a camera').toEqual([]);
     await demo.getByRole('button', { name: 'Use the demo palm (right hand)' }).click();
     await expect(page.getByText('Demo scan: using the demo palm of this device...')).toBeVisible();
-    await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
     await expect(page.getByText('Right hand has been registered successfully.')).toBeVisible();
     await expectRegistrationState(
       page,
@@ -384,7 +389,7 @@ test.describe('Palm payments through the camera', () => {
     account: receiver,
     phoneAccount: payer,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const seed = newSeed();
     const payerPalm = { seed, identity: 0 };
     const payerSession = await apiSession(playwright, baseURL, payer);
@@ -411,7 +416,7 @@ test.describe('Palm payments through the camera', () => {
         page.getByText(`Received ${inr(25.5)} from ${payer.contact}.`, { exact: false }),
       ).toBeVisible();
       // Then back one page: the dashboard, with the money.
-      await expect(page).toHaveURL('/user-dashboard', { timeout: 10_000 });
+      await expect(page).toHaveURL('/user-dashboard');
       await expect(page.getByTestId('balance')).toHaveText(inr(25.5));
       await expect(page.getByTestId('history-amount').first()).toHaveText(`+${inr(25.5)}`);
     } finally {
@@ -441,7 +446,7 @@ test.describe('Palm payments through the camera', () => {
     account: receiver,
     phoneAccount: payer,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     const seed = newSeed();
     const payerPalm = { seed, identity: 0 };
     const payerSession = await apiSession(playwright, baseURL, payer);
@@ -499,7 +504,7 @@ test.describe('Palm payments through the camera', () => {
     account: receiver,
     phoneAccount: payer,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const seed = newSeed();
     const payerSession = await apiSession(playwright, baseURL, payer);
     await registerByApi(payerSession, { seed, identity: 0 }, 'left');
@@ -540,7 +545,7 @@ test.describe('Palm payments through the camera', () => {
     baseURL,
     account: customer,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const seed = newSeed();
     const palm = { seed, identity: 1 };
     const customerSession = await apiSession(playwright, baseURL, customer);
@@ -597,7 +602,7 @@ test.describe('Palm payments through the camera', () => {
     account: payer,
     phoneAccount: receiver,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     const seed = newSeed();
     const palm = { seed, identity: 0 };
     const payerSession = await apiSession(playwright, baseURL, payer);
@@ -627,7 +632,7 @@ test.describe('Palm payments through the camera', () => {
       .click();
     await expect(payerPage).toHaveURL(/\/verify\?id=/);
     await expect(payerPage.getByLabel('Receipt (JSON)')).toHaveValue(/"inclusion_proof"/, {
-      timeout: 15_000,
+      timeout: SCAN_TIMEOUT_MS,
     });
     await payerPage.getByRole('button', { name: 'Verify', exact: true }).click();
     await expect(payerPage.getByRole('status').filter({ hasText: 'Receipt verified' })).toBeVisible();
@@ -699,7 +704,7 @@ test.describe('Palm payments through the camera', () => {
     account: payer,
     phoneAccount: receiver,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, payer.user.id, 50);
     await admin.dispose();
@@ -710,7 +715,7 @@ test.describe('Palm payments through the camera', () => {
     await page.getByRole('button', { name: 'Register Left Hand' }).click();
     await page.getByRole('checkbox', { name: 'I agree' }).check();
     await page.getByRole('button', { name: 'Use the demo palm (left hand)' }).click();
-    await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
 
     // The receiver signs in on the same device; the demo offers both demo palms.
     const login = await page.request.post('/api/auth/login', {
@@ -724,7 +729,7 @@ test.describe('Palm payments through the camera', () => {
     await page.getByRole('button', { name: 'Confirm Receive' }).click();
     await expect(page.getByRole('button', { name: 'Demo right palm' })).toBeVisible();
     await page.getByRole('button', { name: 'Demo left palm' }).click();
-    await expect(page.getByText(messages.authenticationSuccessful)).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(messages.authenticationSuccessful)).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
     await expect(page.getByText(`Received ${inr(5)} from ${payer.contact}.`, { exact: false })).toBeVisible();
 
     const payerSession = await apiSession(playwright, baseURL, payer);

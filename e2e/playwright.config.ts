@@ -18,11 +18,16 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
   forbidOnly: true,
+  // Two workers for the two cores the suite is sized for; each also drives a Chromium against one server.
   workers: 2,
+  // No retries: a test that passes only on its second try is a flake to fix, not to hide.
   retries: 0,
   reporter: 'list',
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Sized for a busy machine (a newcomer's laptop, a shared CI runner), where a step that takes 1 s when idle
+  // can take 5 s: a test waits on conditions, never on time, so a longer bound costs nothing when it passes.
+  // Tests with several slow steps (argon2 logins, axe runs, a camera) set their own, longer timeout.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   use: {
     baseURL: BASE_URL,
     trace: 'on-first-retry',
@@ -58,6 +63,8 @@ export default defineConfig({
       DATA_DIR: path.join(os.tmpdir(), `hasta-e2e-${process.pid}`),
       SEED_DEMO: '0',
       RATE_LIMIT_PER_MINUTE: '100000',
+      // Cheap argon2 for the many logins of the suite (refused outside NODE_ENV=test; see lib/password.ts).
+      PASSWORD_HASHING: 'fast',
       LOG_LEVEL: 'warn',
       ADMIN_EMAIL: 'admin@e2e.hasta.test',
       ADMIN_PASSWORD: 'e2e-admin-password',

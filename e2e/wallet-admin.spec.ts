@@ -19,7 +19,7 @@ test.describe('Admin: Send Value and Transactions tabs', () => {
     baseURL,
     account,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const other = await playwright.request.newContext(baseURL === undefined ? {} : { baseURL });
     const receiver = await registerAccount(other, { channel: 'email' });
     await other.dispose();
@@ -87,8 +87,12 @@ test.describe('Admin: Send Value and Transactions tabs', () => {
     page,
   }) => {
     await signIn(page, { channel: 'email', contact: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route('**/api/transaction?*', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await held;
       await route.fulfill({
         json: {
           transactions: [
@@ -112,6 +116,7 @@ test.describe('Admin: Send Value and Transactions tabs', () => {
     await page.goto('/admin');
     await page.getByRole('tab', { name: 'Transactions' }).click();
     await expect(page.getByText('Loading transactions...')).toBeVisible();
+    release();
     await page.getByRole('button', { name: /^Delete/ }).click();
     await page.getByRole('button', { name: 'Confirm delete' }).click();
     await expect(

@@ -104,6 +104,7 @@ function startServer(port: number, dataDir: string): ChildProcess {
       SEED_DEMO: '1',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000',
+      PASSWORD_HASHING: 'fast',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -8,7 +8,8 @@ import type { APIRequestContext } from '@playwright/test';
  */
 
 const POLL_INTERVAL_MS = 100;
-const DEFAULT_TIMEOUT_MS = 10_000;
+/** Messages land within milliseconds on an idle machine; the bound is for a busy one. */
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 async function readOutbox(request: APIRequestContext, to: string): Promise<OutboxMessage[]> {
   const response = await request.get(`/api/dev/outbox?${new URLSearchParams({ to, limit: '20' })}`);

@@ -33,6 +33,8 @@ export const envSchema = z
     /** Signs cookies. Required in production; a fresh random one per start elsewhere. */
     COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+    /** argon2id's cost for new password hashes: `strong` (OWASP's setting), or `fast` for test servers only. */
+    PASSWORD_HASHING: z.enum(['strong', 'fast'], { error: 'must be strong or fast' }).default('strong'),
     // Email: SMTP when SMTP_HOST is set; otherwise the dev outbox (refused in production).
     SMTP_HOST: optionalText,
     SMTP_PORT: z.coerce.number().int().min(1).max(65_535).default(587),
@@ -124,6 +126,13 @@ export const envSchema = z
     for (const key of ['LOG_SIGNING_KEY', 'LOG_SECRET', 'PALM_KEY'] as const) {
       if (env.NODE_ENV === 'production' && env[key] === undefined)
         ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+    }
+    if (env.PASSWORD_HASHING === 'fast' && env.NODE_ENV !== 'test') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PASSWORD_HASHING'],
+        message: 'can be fast only when NODE_ENV=test',
+      });
     }
     if (env.NODE_ENV === 'production' && env.PALM_DEMO_MODE === true) {
       ctx.addIssue({ code: 'custom', path: ['PALM_DEMO_MODE'], message: 'cannot be on in production' });

@@ -4,10 +4,12 @@ import { DEMO_MERCHANT, DEMO_PASSWORD, DEMO_USERS, seedDemoData, seedKiosks } fr
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { ledgerLimits } from './env';
+import { setPasswordHashing } from './lib/password';
 import { loadEnvOrExit } from './load-env';
 import { createMessenger } from './messaging/create-messenger';
 
 const env = loadEnvOrExit();
+setPasswordHashing(env.PASSWORD_HASHING);
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
 const applied = await migrate(database);
 const admin = await ensureAdmin(
