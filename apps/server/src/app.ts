@@ -10,6 +10,7 @@ import { Ledger } from './ledger/ledger';
 import { PendingExpiry } from './ledger/pending-expiry';
 import { sendMoneySteps, type SendMoneyBatcher } from './wallet/send-money';
 import { loadPalmKeys } from './palm/palm-keys';
+import { palmPaymentExpiry } from './palm/palm-payment-confirmation';
 import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';
 import {
@@ -19,6 +20,7 @@ import {
   TransparencyLog,
 } from './tlog/transparency-log';
 import type { MerchantDeps } from './merchant/merchant-deps';
+import { registerPayoutExpiry } from './merchant/payouts';
 import type { Messenger } from './messaging/messenger';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/error-handler';
@@ -168,6 +170,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     pendingExpiry,
     onNoticeFailed: (err) => app.log.warn({ err }, 'payout notice not sent'),
   };
+  // What else changes when the ledger's expiry round voids a pending transfer of each kind.
+  registerPayoutExpiry(merchant);
+  pendingExpiry.on('payment', palmPaymentExpiry(app.palmPayments));
   await app.register(adminMerchantRoutes, { prefix: '/api', deps: merchant });
   await app.register(merchantStoreRoutes, { prefix: '/api', deps: merchant });
   await app.register(qrRoutes, { prefix: '/api', deps: { db } });

@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { MerchantDeps } from '../merchant/merchant-deps';
 import { approveVendor, listMerchants } from '../merchant/onboarding';
-import { allWithdrawals, decidePayout, registerPayoutExpiry } from '../merchant/payouts';
+import { allWithdrawals, decidePayout } from '../merchant/payouts';
 import { requireAdmin } from '../plugins/auth';
 import { publicOrigin } from './support/public-origin';
 
@@ -19,9 +19,6 @@ import { publicOrigin } from './support/public-origin';
 export const adminMerchantRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> = async (app, options) => {
   const deps = options.deps;
   const tags = ['admin'];
-
-  // A withdrawal nobody decided within its timeout is voided by the ledger's expiry round.
-  registerPayoutExpiry(deps);
 
   app.post(
     '/merchants',

@@ -30,7 +30,6 @@ import { AppError } from '../lib/app-error';
 import {
   cancelPalmPayment,
   confirmPalmPayment,
-  palmPaymentExpiry,
   type PalmConfirmationDeps,
 } from '../palm/palm-payment-confirmation';
 import { receivePalmPayment } from '../palm/receive-palm-payment';
@@ -154,7 +153,6 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // A palm payment waiting for the payer's code: whoever takes the payment (a person or a store's owner)
   // confirms it with the code, or cancels it.
-  app.pendingExpiry.on('payment', palmPaymentExpiry(app.palmPayments));
 
   app.post(
     '/Palm/authenticate/confirm',
