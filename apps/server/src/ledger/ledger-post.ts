@@ -116,17 +116,19 @@ export async function giveBack(trx: Transaction<Schema>, ids: readonly string[])
   await sql`SELECT ledger_give_back(${ids}::uuid[])`.execute(trx);
 }
 
-interface PostRow {
-  n: number;
-  outcome: string;
-  seq: bigint | null;
-  debit_account_id: string | null;
-  credit_account_id: string | null;
-  amount_paise: bigint | null;
-  kind: TransferKind | null;
-  timeout_at: Date | null;
-  created_at: Date | null;
-}
+/** A posting's outcome row: the claim's columns the posting function answers. */
+type PostRow = Pick<
+  ClaimRow,
+  | 'n'
+  | 'outcome'
+  | 'seq'
+  | 'debit_account_id'
+  | 'credit_account_id'
+  | 'amount_paise'
+  | 'kind'
+  | 'timeout_at'
+  | 'created_at'
+>;
 
 /**
  * Posts transfers whose ids this transaction claimed (`ledger_post_batch`), in order: each its written
