@@ -1,6 +1,7 @@
 import type { TransactionRecord } from '@hasta/contracts/wallet';
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
+import { findStoreOfOwner } from '../merchant/merchant-repository';
 import { listTransfers, toTransactionRecord } from '../ledger/queries';
 
 /** How a palm payment waiting for the payer's code ended; null while it waits. */
@@ -132,12 +133,7 @@ export class PalmPaymentRepository {
 
   /** The store a merchant owns (palm payments to a merchant go to its store), if any. */
   async storeOwnedBy(ownerUserId: string): Promise<string | undefined> {
-    const store = await this.db
-      .selectFrom('merchants')
-      .select('id')
-      .where('owner_user_id', '=', ownerUserId)
-      .executeTakeFirst();
-    return store?.id;
+    return (await findStoreOfOwner(this.db, ownerUserId))?.id;
   }
 
   /** A palm payment as its receiver sees it (any status). */

@@ -37,10 +37,7 @@ export function palmPaidAnswer(transaction: TransactionRecord, message: string) 
 
 /** The answer of a palm payment call: 200 and the transaction, or 202 while it waits for the payer's code. */
 export function palmPaymentAnswer(outcome: PalmPaymentOutcome, reply: FastifyReply, paidMessage: string) {
-  if (outcome.kind === 'paid') {
-    const { transaction } = outcome;
-    return palmPaidAnswer(transaction, paidMessage);
-  }
+  if (outcome.kind === 'paid') return palmPaidAnswer(outcome.transaction, paidMessage);
   void reply.code(202);
   return {
     success: true as const,
