@@ -189,6 +189,30 @@ export const messages = {
   noPalmToRestore: 'There is no withdrawn palm consent to give again.',
   noPalmToErase: 'There is no palm data to erase.',
 
+  // Palm trust (issue 21): step-up, admin-assisted enrolment, freeze, "Not me" and disputes.
+  stepUpCodeSentPhone: 'We sent a 6-digit code to your phone. Enter it to continue.',
+  stepUpCodeSentEmail: 'We sent a 6-digit code to your email. Enter it to continue.',
+  stepUpVerified: 'Verified. You can continue for the next 5 minutes.',
+  stepUpRequired: 'For your safety, confirm it is you with the code we send to your phone or email first.',
+  palmEnrolmentApprovalSent:
+    'We sent a code to the account owner. They approve this registration on their own phone.',
+  palmEnrolmentRequestNotFound: 'This palm registration request was not found.',
+  palmEnrolmentRequestClosed: 'This palm registration request is no longer waiting.',
+  palmEnrolmentDeclined: 'Palm registration declined. Nothing was registered.',
+  palmPayFrozen: 'Palm pay is paused for this person. Please pay by phone/email with an OTP instead.',
+  palmPayUnfrozen: 'Palm pay is on again for your account.',
+  palmPayNotFrozen: 'Palm pay is not paused for your account.',
+  notMeLinkInvalid: 'This link is not valid or was already used.',
+  notMeReported: 'Thank you. Palm pay is paused for your account and we are looking into this payment.',
+  disputeAlreadyOpen: 'This payment is already reported.',
+  disputeNotPalmPayment: 'Only palm payments you made can be reported here.',
+  disputeNotFound: 'Dispute not found.',
+  disputeClosed: 'This dispute is already closed.',
+  disputeReasonRequired: 'Please give a reason of at most 500 characters.',
+  disputeRefunded: 'Refunded to the payer.',
+  disputeRejected: 'Dispute rejected. The payer is told why.',
+  failedToLoadDisputes: 'Failed to load disputes',
+
   // The verifiable log (not in the spec).
   receiptNotReady: 'This receipt is not ready yet: it appears within a few seconds of the transaction.',
   logProofOutOfRange: 'The requested tree size or index is beyond the log’s latest checkpoint.',
