@@ -321,6 +321,20 @@ export interface PalmPaymentConfirmationsTable {
   resolved_at: ColumnType<Date | null, never, Date>;
 }
 
+/** Palm pay paused for a person ("Not me"); deleted when they lift it with a fresh step-up. */
+export interface PalmPayFreezesTable {
+  user_id: string;
+  reason: 'not_me';
+  frozen_at: Generated<Date>;
+}
+
+export interface PalmPayFreezeEventsTable {
+  id: string;
+  user_id: string;
+  type: 'frozen' | 'unfrozen';
+  created_at: Generated<Date>;
+}
+
 export interface PalmScanFailuresTable {
   id: Generated<string>;
   receiver_user_id: string;
@@ -339,6 +353,8 @@ export interface Schema {
   palm_settings: PalmSettingsTable;
   palm_scan_failures: PalmScanFailuresTable;
   palm_payment_confirmations: PalmPaymentConfirmationsTable;
+  palm_pay_freezes: PalmPayFreezesTable;
+  palm_pay_freeze_events: PalmPayFreezeEventsTable;
   tlog_outbox: TlogOutboxTable;
   tlog_entries: TlogEntriesTable;
   tlog_nodes: TlogNodesTable;
