@@ -11,6 +11,8 @@ import { PendingExpiry } from './ledger/pending-expiry';
 import { sendMoneySteps, type SendMoneyBatcher } from './wallet/send-money';
 import { loadPalmKeys } from './palm/palm-keys';
 import { palmPaymentExpiry } from './palm/palm-payment-confirmation';
+import { PalmPaymentNoticeRepository } from './palm/palm-payment-notice-repository';
+import { resendUnsentPaymentNotices } from './palm/palm-payment-notice';
 import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';
 import {
@@ -60,6 +62,8 @@ declare module 'fastify' {
     palmPayments: PalmPaymentRepository;
     /** A person's palm data and consent, as the Consent tab and registration read them. */
     palmConsents: PalmConsentRepository;
+    /** The payer's notices of palm payments and their "Not me?" tokens. */
+    palmNotices: PalmPaymentNoticeRepository;
   }
 }
 
@@ -146,6 +150,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('palm', palm);
   app.decorate('palmPayments', new PalmPaymentRepository(deps.database.db));
   app.decorate('palmConsents', new PalmConsentRepository(deps.database.db));
+  const palmNotices = new PalmPaymentNoticeRepository(deps.database.db);
+  app.decorate('palmNotices', palmNotices);
   app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);
@@ -173,6 +179,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // What else changes when the ledger's expiry round voids a pending transfer of each kind.
   registerPayoutExpiry(merchant);
   pendingExpiry.on('payment', palmPaymentExpiry(app.palmPayments));
+  // Palm payment notices whose send failed are sent again by the same round.
+  pendingExpiry.eachRound(async (now) => {
+    await resendUnsentPaymentNotices(
+      { notices: palmNotices, notify: { db, messenger: deps.messenger } },
+      now,
+      (err, transferId) => app.log.error({ err, transferId }, 'palm payment notice not sent again'),
+    );
+  });
   await app.register(adminMerchantRoutes, { prefix: '/api', deps: merchant });
   await app.register(merchantStoreRoutes, { prefix: '/api', deps: merchant });
   await app.register(qrRoutes, { prefix: '/api', deps: { db } });

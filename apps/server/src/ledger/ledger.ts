@@ -171,6 +171,8 @@ export class Ledger {
     pendingId: string;
     action: 'post' | 'void';
     initiatedBy?: string | undefined;
+    /** As a transfer's: runs inside the transaction on the id's first use; throwing rolls everything back. */
+    guard?: ((trx: Transaction<Schema>) => Promise<void>) | undefined;
     /** Runs inside the same transaction right after the resolution is written, given the pending transfer. */
     onRecorded?: ((trx: Transaction<Schema>, pending: TransferRecord) => Promise<void>) | undefined;
   }): Promise<TransferRecord> {
@@ -179,7 +181,7 @@ export class Ledger {
     return this.#run(
       { id: input.id, phase: input.action, pendingId: input.pendingId, initiatedBy: input.initiatedBy },
       requestHash,
-      undefined,
+      input.guard,
       onRecorded &&
         (async (trx) => {
           const pending = await trx
