@@ -14,6 +14,11 @@ import type { LedgerAccountsTable, LedgerTransfersTable, Schema } from '../db/sc
 import { claimTransfers, postClaimed, type Posting } from './ledger-post';
 
 export const SYSTEM_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
+/**
+ * The losses account (migration 023): a system account, like the issuance account, that may go below zero.
+ * Refunds of disputed palm payments the payee can no longer cover come from it, so the books still balance.
+ */
+export const LOSSES_ACCOUNT_ID = '00000000-0000-4000-8000-000000000002';
 export const DEFAULT_PENDING_TIMEOUT_MS = 15 * 60_000;
 export const MAX_ATTEMPTS = 5;
 const ACCOUNT_ID_CACHE_SIZE = 100_000;

@@ -59,7 +59,7 @@ export function palmPaymentExpiry(payments: PalmPaymentRepository): ExpiryHandle
 
 /** Posts or voids a waiting palm payment once, marking its outcome with it; false when already resolved. */
 export async function closePalmPayment(
-  deps: PalmConfirmationDeps,
+  deps: Pick<PalmConfirmationDeps, 'ledger' | 'payments' | 'pendingExpiry'>,
   id: string,
   action: 'post' | 'void',
   outcome: PalmConfirmationOutcome,

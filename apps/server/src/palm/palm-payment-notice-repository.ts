@@ -12,6 +12,20 @@ export interface PalmPaymentFacts {
   payee: string;
 }
 
+/** A payee as a payer reads it: a store's name, else the person's username, else their masked contact. */
+export function payeeName(payee: {
+  store_name: string | null;
+  username: string | null;
+  email: string | null;
+  phone: string | null;
+}): string {
+  if (payee.store_name !== null) return payee.store_name;
+  const username = payee.username?.trim();
+  if (username) return username;
+  const contact = payee.email ?? payee.phone;
+  return contact === null ? 'a Hasta account' : maskAddress(contact);
+}
+
 /** A "Not me?" link's token as stored (its hash only). */
 export interface NotMeToken {
   transferId: string;
@@ -157,11 +171,7 @@ export class PalmPaymentNoticeRepository {
       .where('p.transfer_id', '=', transferId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const contact = row.email ?? row.phone;
-    const payee =
-      row.store_name ??
-      (row.username?.trim() || undefined) ??
-      (contact ? maskAddress(contact) : 'a Hasta account');
+    const payee = payeeName(row);
     return {
       transferId: row.transfer_id,
       payerUserId: row.payer_user_id,

@@ -30,7 +30,7 @@ export function palmConfirmationDeps(app: FastifyInstance, log: FastifyBaseLogge
     payments: app.palmPayments,
     codeSecret: app.env.COOKIE_SECRET,
     notices: app.palmNotices,
-    notify: { db: app.database.db, messenger: app.messenger },
+    notify: app.ownerNotices,
     log,
   };
 }
