@@ -147,7 +147,13 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       success: true,
       authenticated: true,
       message: messages.authenticationSuccessful,
-      transaction: { amount: '250.50', direction: 'received', from_user_email: payer.user.email },
+      // The receiver sees the payer masked (issue 21): the initials of the address and the name.
+      transaction: {
+        amount: '250.50',
+        direction: 'received',
+        from_user_email: `${payer.user.email![0]}•••@${payer.user.email!.split('@')[1]![0]}•••`,
+        from_user_name: 'T.',
+      },
     });
     // The same key again is the same payment, not a second one.
     const again = await post(
