@@ -1,6 +1,7 @@
 import { messages } from '@hasta/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EnvError, parseEnv } from '../src/env';
 import {
   bearer,
   lastCode,
@@ -13,7 +14,7 @@ import {
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { registerPalm, scanOf } from './support/palm-helpers';
-import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
  * Who learns what about whom (issue 21, item 5): a palm payment's receiver and a store see a masked payer,
@@ -37,11 +38,6 @@ function maskedEmail(email: string): string {
 
 /** Palm pay without a code, whatever the new-enrolment hold's default: these tests are about answers. */
 const NO_ENROLMENT_HOLD = { PALM_NEW_ENROLMENT_HOLD_HOURS: '0' };
-const RAISED_PALM_LIMITS = {
-  PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE: '100000',
-  PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE: '100000',
-  PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR: '100000',
-};
 
 function client(app: FastifyInstance) {
   return {
@@ -59,7 +55,7 @@ describe(`identity leaks on ${testDatabaseKind}`, () => {
 
   beforeAll(async () => {
     test = await buildTestApp({
-      env: { RATE_LIMIT_PER_MINUTE: '30000', ...RAISED_PALM_LIMITS, ...NO_ENROLMENT_HOLD },
+      env: { RATE_LIMIT_PER_MINUTE: '30000', ...RAISED_PALM_RATE_LIMITS, ...NO_ENROLMENT_HOLD },
     });
     adminToken = await signInAsAdmin(test.app, test.database);
     http = client(test.app);
@@ -313,5 +309,72 @@ describe(`palm rate limits on ${testDatabaseKind}`, () => {
     // Someone else is not affected.
     const other = await registerUser(test.app, test.database);
     expect(rateLimited(await cancel(other.token))).toBe(false);
+  });
+});
+
+describe(`palm rate limits cover every palm route on ${testDatabaseKind}`, () => {
+  let test: TestApp;
+
+  beforeAll(async () => {
+    test = await buildTestApp({
+      env: {
+        RATE_LIMIT_PER_MINUTE: '30000',
+        PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE: '1',
+        PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE: '1',
+        PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR: '1',
+      },
+    });
+  });
+  afterAll(async () => test?.close());
+
+  it('has real defaults, and a bad value stops the server with one clear line', () => {
+    expect(parseEnv({})).toMatchObject({
+      PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE: 20,
+      PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE: 20,
+      PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR: 120,
+    });
+    for (const key of [
+      'PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE',
+      'PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE',
+      'PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR',
+    ]) {
+      expect(() => parseEnv({ [key]: '0' })).toThrow(EnvError);
+      expect(() => parseEnv({ [key]: 'many' })).toThrow(new RegExp(`^Invalid environment: ${key} `));
+    }
+  });
+
+  it('limits every palm call the API documents (each /Palm/* write and a store’s POST /api/transaction)', async () => {
+    const document = (await test.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const calls = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations)
+        .filter((method) => method !== 'get' && method !== 'head')
+        .filter(() => path.startsWith('/Palm/') || path === '/api/transaction')
+        .map((method) => ({ method: method.toUpperCase(), path })),
+    );
+    expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual(
+      expect.arrayContaining([
+        'POST /Palm/register',
+        'POST /Palm/authenticate',
+        'POST /Palm/authenticate/confirm',
+        'POST /Palm/authenticate/cancel',
+        'POST /api/transaction',
+      ]),
+    );
+    let address = 0;
+    for (const call of calls) {
+      const url = call.path.replace(/\{[^}]+\}/g, crypto.randomUUID());
+      const remoteAddress = `10.31.0.${(address += 1)}`;
+      const send = () => test.app.inject({ method: call.method as 'POST', url, payload: {}, remoteAddress });
+      await send();
+      const second = await send();
+      expect([call.path, second.statusCode, second.json().message]).toEqual([
+        call.path,
+        429,
+        messages.rateLimited,
+      ]);
+      expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
+    }
   });
 });

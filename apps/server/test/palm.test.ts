@@ -17,7 +17,7 @@ import {
 } from './support/auth-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
-import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 const SEED = 20261123;
 const identities = new Map<number, SyntheticIdentity>();
@@ -54,7 +54,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
   const give = (userId: string, amount: number) => post('/api/assignBalance', adminToken, { userId, amount });
 
   beforeAll(async () => {
-    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
+    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000', ...RAISED_PALM_RATE_LIMITS } });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
   auditAfterEachTest(() => test.database.db);
