@@ -184,7 +184,7 @@ export const technology = {
     breach: {
       question: 'How do you prevent and handle a data breach?',
       answer:
-        'We keep as little as possible: the picture of your palm is never kept, and templates are protected (irreversible and bound to a secret key) and encrypted, so a stolen template cannot recreate your palm or work at another service; it can be revoked and you can register again. Someone who gets hold of your palm or your session still cannot take more than ₹5,000 a payment, ₹5,000 a day or 5 payments an hour without your code, nor register a new palm without a code sent to you, and every palm payment tells you at once: “Not me?” pauses palm pay and opens a dispute that our team refunds or rejects. The append-only log makes any tampering with records visible.',
+        'We keep as little as possible: no palm images at all, and templates that are protected (irreversible and bound to a secret key) and encrypted, so a stolen template cannot recreate your palm or work at another service; it can be revoked and you can register again. Someone who gets hold of your palm or your session still cannot take more than ₹5,000 a payment, ₹5,000 a day or 5 payments an hour without your code, nor register a new palm without a code sent to you, and every palm payment tells you at once: “Not me?” pauses palm pay and opens a dispute that our team refunds or rejects. The append-only log makes any tampering with records visible.',
     },
   },
   demoLink: 'See how a payment works',
