@@ -101,6 +101,8 @@ describe(`identity leaks on ${testDatabaseKind}`, () => {
     });
     expect(waiting.statusCode).toBe(202);
     expect(waiting.body).not.toContain(email);
+    // Where the code went, as the receiver sees it: no more of the address than anywhere else.
+    expect(waiting.json().confirmation.sent_to).toBe(maskedEmail(email));
     const confirmed = await http.post('/Palm/authenticate/confirm', receiver.token, {
       payment_id: waiting.json().confirmation.id,
       otp: await lastCode(test.database, email),

@@ -6,6 +6,7 @@ import { uuidFromText } from '../ledger/ledger';
 import { toAppError } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
 import type { Messenger } from '../messaging/messenger';
+import { maskPayerAddress } from '../notices/notify-owner';
 import {
   closedMessage,
   closePalmPayment,
@@ -53,13 +54,6 @@ export interface PalmPaymentInput {
 export type PalmPaymentOutcome =
   | { kind: 'paid'; transaction: TransactionRecord }
   | { kind: 'awaiting_code'; confirmation: PalmConfirmation };
-
-/** "+919876543210" -> "••••3210"; "asha@example.in" -> "as•••@example.in". */
-export function maskAddress(address: string): string {
-  const at = address.indexOf('@');
-  if (at < 0) return `••••${address.slice(-4)}`;
-  return `${address.slice(0, Math.min(2, at))}•••${address.slice(at)}`;
-}
 
 async function checkScanFailures(deps: PalmPaymentDeps, receiverUserId: string): Promise<void> {
   const longest = Math.max(...PALM_FAILURE_LIMITS.map((limit) => limit.window_ms));
@@ -173,7 +167,8 @@ export async function takePalmPayment(
     confirmation: {
       id,
       channel: confirmation.channel,
-      sent_to: maskAddress(address),
+      // Shown to the receiver: the payer masked as everywhere a receiver sees them.
+      sent_to: maskPayerAddress(address),
       amount: transaction.amount,
       expires_at: new Date(confirmation.createdAt.getTime() + PALM_CONFIRM_TIMEOUT_MS).toISOString(),
     },
