@@ -16,6 +16,17 @@ import { extractCode, nextMessage } from './support/outbox';
 import { adminSession, apiSession, giveValue, inr } from './support/wallet';
 
 /**
+ * A palm payment's payer as its receiver sees them (issue 21): their name's initial and a masked address
+ * ("U. u•••@e•••", "U. ••••3210"), never the email or phone.
+ */
+function seenByReceiver(account: Account): string {
+  const { contact } = account;
+  const at = contact.indexOf('@');
+  const address = at < 0 ? `••••${contact.slice(-4)}` : `${contact[0]}•••@${contact[at + 1]}•••`;
+  return `${account.user.username[0]!.toUpperCase()}. ${address}`;
+}
+
+/**
  * Palm registration and palm payments in the browser, through Chromium's fake camera playing a film of a
  * synthetic palm (support/palm-video.ts): the page finds the palm in its guide box, cuts the frames and the
  * server registers or recognises it. Every test draws its own population seed, so its palms are nobody
@@ -413,7 +424,7 @@ test.describe('Palm payments through the camera', () => {
       });
       await expect(page.getByText(messages.canReceiveFunds, { exact: false })).toBeVisible();
       await expect(
-        page.getByText(`Received ${inr(25.5)} from ${payer.contact}.`, { exact: false }),
+        page.getByText(`Received ${inr(25.5)} from ${seenByReceiver(payer)}.`, { exact: false }),
       ).toBeVisible();
       // Then back one page: the dashboard, with the money.
       await expect(page).toHaveURL('/user-dashboard');
@@ -486,7 +497,7 @@ test.describe('Palm payments through the camera', () => {
       await page.getByRole('button', { name: 'Confirm payment' }).click();
       await expect(page.getByText(messages.authenticationSuccessful)).toBeVisible();
       await expect(
-        page.getByText(`Received ${inr(6000)} from ${payer.contact}.`, { exact: false }),
+        page.getByText(`Received ${inr(6000)} from ${seenByReceiver(payer)}.`, { exact: false }),
       ).toBeVisible();
     } finally {
       await camera.close();
@@ -730,7 +741,9 @@ test.describe('Palm payments through the camera', () => {
     await expect(page.getByRole('button', { name: 'Demo right palm' })).toBeVisible();
     await page.getByRole('button', { name: 'Demo left palm' }).click();
     await expect(page.getByText(messages.authenticationSuccessful)).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
-    await expect(page.getByText(`Received ${inr(5)} from ${payer.contact}.`, { exact: false })).toBeVisible();
+    await expect(
+      page.getByText(`Received ${inr(5)} from ${seenByReceiver(payer)}.`, { exact: false }),
+    ).toBeVisible();
 
     const payerSession = await apiSession(playwright, baseURL, payer);
     expect(await balanceOf(payerSession, payer)).toBe('45.00');

@@ -29,6 +29,7 @@ import type { Messenger } from './messaging/messenger';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
+import { registerPalmRateLimits } from './plugins/palm-rate-limit';
 import { registerSecurity } from './plugins/security';
 import { registerWebApp } from './plugins/web-app';
 import { authRoutes } from './routes/auth';
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   registerErrorHandling(app);
   await registerSecurity(app, env);
+  registerPalmRateLimits(app, env);
   registerAuth(app);
   await registerOpenApi(app);
 

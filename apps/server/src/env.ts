@@ -33,6 +33,14 @@ export const envSchema = z
     /** Signs cookies. Required in production; a fresh random one per start elsewhere. */
     COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+    // Palm calls (every /Palm/* call but reads, and a store's POST /api/transaction) search every enrolled
+    // palm: their own limits, per client address, per session and per signed-in account (issue 21). A till
+    // at its busiest takes a palm payment every 30 s (two calls when the payer's code is needed): 20 a
+    // minute leaves it room for retries, and 120 an hour keeps a stolen session or a scripted client to a
+    // few searches a minute. A store with several tills on one account raises the account's.
+    PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
+    PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
+    PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(120),
     /** argon2id's cost for new password hashes: `strong` (OWASP's setting), or `fast` for test servers only. */
     PASSWORD_HASHING: z.enum(['strong', 'fast'], { error: 'must be strong or fast' }).default('strong'),
     // Email: SMTP when SMTP_HOST is set; otherwise the dev outbox (refused in production).

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
 import { bearer, lastMessage, registerUser, uniqueEmail, signInAsAdmin } from './support/auth-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
-import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -37,7 +37,7 @@ describe(`merchants on ${testDatabaseKind}`, () => {
     test.app.inject({ method, url, ...(payload ? { payload } : {}), headers: token ? bearer(token) : {} });
 
   beforeAll(async () => {
-    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
+    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000', ...RAISED_PALM_RATE_LIMITS } });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
   auditAfterEachTest(() => test.database.db);

@@ -6,7 +6,7 @@ import { notMeTokenHash } from '../src/palm/palm-payment-notice';
 import { bearer, lastCode, registerUser, signInAsAdmin, uniqueEmail } from './support/auth-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { registerPalm, scanOf } from './support/palm-helpers';
-import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
  * Issue 21: "Not me" (the notice's one-time link, or the History) pauses palm pay for that person at once
@@ -86,7 +86,7 @@ describe(`palm disputes on ${testDatabaseKind}`, () => {
   }
 
   beforeAll(async () => {
-    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
+    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000', ...RAISED_PALM_RATE_LIMITS } });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
   auditAfterEachTest(() => test.database.db);

@@ -14,7 +14,7 @@ import {
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { registerPalm, scanOf } from './support/palm-helpers';
-import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
  * Issue 21: a palm must not be a bearer credential that drains a wallet ₹5,000 at a time. Palm-alone payments
@@ -92,7 +92,7 @@ describe(`palm pay limits on ${testDatabaseKind}`, () => {
       .execute();
 
   beforeAll(async () => {
-    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
+    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000', ...RAISED_PALM_RATE_LIMITS } });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
   auditAfterEachTest(() => test.database.db);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { palmKeyFrom } from '../src/palm/palm-keys';
 import { PalmService } from '../src/palm/palm-service';
 import { seal } from '../src/tlog/sealing';
-import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 const SEED = 20261125;
 /** More palms than the search's shortlist (64), so that its first stage runs. */
@@ -25,7 +25,7 @@ function scanOf(identity: number, samples: number[]): PalmScan {
 describe(`palm search in worker threads on ${testDatabaseKind}`, () => {
   let test: TestApp;
   beforeAll(async () => {
-    test = await buildTestApp();
+    test = await buildTestApp({ env: { ...RAISED_PALM_RATE_LIMITS } });
   });
   afterAll(async () => test?.close());
 

@@ -18,7 +18,7 @@ import {
 } from './support/auth-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
-import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 const SEED = 20261123;
 const identities = new Map<number, SyntheticIdentity>();
@@ -57,7 +57,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
   beforeAll(async () => {
     // These tests are about registration and payments, not the new-enrolment hold (palm-limits.test.ts).
     test = await buildTestApp({
-      env: { RATE_LIMIT_PER_MINUTE: '30000', PALM_NEW_ENROLMENT_HOLD_HOURS: '0' },
+      env: { RATE_LIMIT_PER_MINUTE: '30000', PALM_NEW_ENROLMENT_HOLD_HOURS: '0', ...RAISED_PALM_RATE_LIMITS },
     });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
@@ -151,7 +151,13 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       success: true,
       authenticated: true,
       message: messages.authenticationSuccessful,
-      transaction: { amount: '250.50', direction: 'received', from_user_email: payer.user.email },
+      // The receiver sees the payer masked (issue 21): the initials of the address and the name.
+      transaction: {
+        amount: '250.50',
+        direction: 'received',
+        from_user_email: `${payer.user.email![0]}•••@${payer.user.email!.split('@')[1]![0]}•••`,
+        from_user_name: 'T.',
+      },
     });
     // The same key again is the same payment, not a second one.
     const again = await post(
@@ -399,7 +405,8 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       message: messages.palmCodeSentEmail,
       confirmation: {
         channel: 'email',
-        sent_to: `${email.slice(0, 2)}•••${email.slice(email.indexOf('@'))}`,
+        // The receiver sees the payer's address masked (issue 21).
+        sent_to: `${email[0]}•••@${email[email.indexOf('@') + 1]}•••`,
       },
     });
     const id = waiting.json().confirmation.id as string;

@@ -43,7 +43,10 @@ export const merchantPaymentSchema = z.object({
   amount: z.string(),
   status: z.string(),
   created_at: z.string(),
+  /** Who paid: a palm payer masked ("a•••@d•••", "••••3210"), a Send Money or QR payer as they are. */
   customer: z.string().nullable(),
+  /** With a masked palm payer: the initial of their name ("A."). */
+  customer_name: z.string().optional(),
 });
 export const merchantPaymentsResponseSchema = z.object({ payments: z.array(merchantPaymentSchema) });
 

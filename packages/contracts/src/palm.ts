@@ -95,7 +95,7 @@ export const palmConfirmationResponseSchema = z.object({
     /** The payment's id: confirm or cancel it with this. */
     id: z.string(),
     channel: z.enum(['sms', 'email']),
-    /** The payer's phone or email, mostly hidden ("••••3210", "as•••@example.in"). */
+    /** The payer's phone or email, masked for the receiver ("••••3210", "a•••@e•••"). */
     sent_to: z.string(),
     amount: z.string(),
     expires_at: z.string(),

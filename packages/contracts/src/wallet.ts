@@ -42,8 +42,14 @@ export const transactionRecordSchema = z.object({
   status: transactionStatusSchema,
   created_at: z.string(),
   direction: z.enum(['sent', 'received']),
+  /**
+   * The payer's email or phone. A palm payment's receiver or store sees it masked ("a•••@d•••",
+   * "••••3210"), and so does the payer's address on a reversal of one; the payer and admins see it whole.
+   */
   from_user_email: z.string().nullable(),
   to_user_email: z.string().nullable(),
+  /** With a masked payer: the initial of their name ("A."), all of it the receiver sees. */
+  from_user_name: z.string().optional(),
   blockchain_tx: z.string().nullable(),
   hand_hash: z.string().nullable(),
 });

@@ -83,13 +83,15 @@ function palmEventEntry(event: PalmHistoryEvent): HistoryEntry {
 /**
  * One page of a person's dashboard history, newest first: their transfers and their palm events, merged by
  * time. Each source is read in its own order of writing from where the previous page left it, so a page
- * never repeats or skips an entry.
+ * never repeats or skips an entry. A palm payment's payer is masked unless they or an admin read it.
  */
 export async function readHistoryPage(
   db: Kysely<Schema>,
   wallet: { userId: string; accountId: string },
   before: string | undefined,
   size: number,
+  /** Whether the reader is an admin, who sees palm payers unmasked. */
+  revealPayers = false,
 ): Promise<HistoryPage> {
   const { transfersBefore, palmEventsBefore } = parseHistoryCursor(before);
   const { accountId } = wallet;
@@ -99,7 +101,7 @@ export async function readHistoryPage(
     palmHistoryEvents(db, { userId: wallet.userId, beforeSeq: palmEventsBefore, limit: size + 1 }),
   ]);
   const fromTransfers: Sourced[] = transfers.map((view) => {
-    const record = toTransactionRecord(view, accountId);
+    const record = toTransactionRecord(view, { accountId, revealPayers });
     const entry: HistoryEntry = {
       type: 'transaction',
       created_at: record.created_at,

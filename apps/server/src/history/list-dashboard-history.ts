@@ -11,6 +11,8 @@ export interface DashboardHistoryQuery {
   before: string | undefined;
   /** Entries on the page; the history screens' page size when not given. */
   limit: number | undefined;
+  /** The reader is an admin: palm payers are shown unmasked. */
+  revealPayers?: boolean;
 }
 
 /** An older page of a user's dashboard history (transfers and palm events). 404 for an unknown user. */
@@ -24,5 +26,6 @@ export async function listDashboardHistory(
     { userId: owner.id, accountId },
     query.before,
     query.limit ?? HISTORY_PAGE_SIZE,
+    query.revealPayers ?? false,
   );
 }

@@ -12,11 +12,13 @@ export interface TransactionHistoryQuery {
   before: string | undefined;
   /** Transfers on the page; the most a page holds when not given. */
   limit: number | undefined;
+  /** The reader is an admin: palm payers are shown unmasked. */
+  revealPayers?: boolean;
 }
 
 /**
- * A page of the transfers a user sent or received, newest first, reversed ones included. 404 for an unknown
- * user; a dashboard cursor ("seq.seq") is refused.
+ * A page of the transfers a user sent or received, newest first, reversed ones included (a palm payment's
+ * payer masked unless they or an admin read it). 404 for an unknown user; a dashboard cursor ("seq.seq") is refused.
  */
 export async function listTransactionHistory(
   deps: { db: Kysely<Schema>; ledger: Pick<Ledger, 'ensureUserAccount'> },
@@ -33,7 +35,9 @@ export async function listTransactionHistory(
   });
   const page = transfers.slice(0, size);
   return {
-    transactions: page.map((view) => toTransactionRecord(view, accountId)),
+    transactions: page.map((view) =>
+      toTransactionRecord(view, { accountId, revealPayers: query.revealPayers ?? false }),
+    ),
     next: transfers.length > size ? page[page.length - 1]!.seq.toString() : null,
   };
 }

@@ -14,6 +14,8 @@ import { registeredPalms } from './palm-template-repository';
 export async function showDashboard(
   deps: { db: Kysely<Schema>; ledger: Pick<Ledger, 'ensureUserAccount' | 'account'> },
   userId: string,
+  /** The reader is an admin: palm payers in the history are shown unmasked. */
+  options: { revealPayers?: boolean } = {},
 ): Promise<DashboardResponse['user']> {
   const { owner, accountId } = await findWallet(deps, userId);
   const account = await deps.ledger.account(accountId);
@@ -22,7 +24,13 @@ export async function showDashboard(
   const balancePaise = account.creditsPosted - account.debitsPosted;
   const [palms, history] = await Promise.all([
     registeredPalms(deps.db, owner.id),
-    readHistoryPage(deps.db, { userId: owner.id, accountId }, undefined, HISTORY_PAGE_SIZE),
+    readHistoryPage(
+      deps.db,
+      { userId: owner.id, accountId },
+      undefined,
+      HISTORY_PAGE_SIZE,
+      options.revealPayers ?? false,
+    ),
   ]);
   return {
     id: owner.id,

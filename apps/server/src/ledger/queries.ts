@@ -2,6 +2,7 @@ import { paiseToRupeesText } from '@hasta/ledger/money';
 import type { TransactionRecord } from '@hasta/contracts/wallet';
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
+import { maskPayerAddress, nameInitial } from '../notices/notify-owner';
 
 export interface TransferView {
   id: string;
@@ -18,6 +19,14 @@ export interface TransferView {
   to_user_id: string | null;
   to_merchant_id: string | null;
   to_email: string | null;
+  /** The parties' names (a person's username; null for a store or the system). */
+  from_name?: string | null;
+  to_name?: string | null;
+  /**
+   * Which party paid by palm: 'from' for a palm payment, 'to' for a reversal of one (the money goes back to
+   * its payer); null for any other transfer.
+   */
+  palm_payer_side?: 'from' | 'to' | null;
   resolution: 'post' | 'void' | null;
   reversed: boolean;
   /** The transfer's entry in the verifiable log (hex leaf hash); null until it is sequenced. */
@@ -70,8 +79,13 @@ export async function listTransfers(
     : sql`AND NOT EXISTS (SELECT 1 FROM ledger_transfers x WHERE x.reverses_id = t.id)`;
   const result = await sql<TransferView>`
     SELECT t.id, t.seq, t.amount_paise, t.kind, t.phase, t.created_at, t.debit_account_id, t.credit_account_id,
-           du.id AS from_user_id, COALESCE(du.email, du.phone) AS from_email,
+           du.id AS from_user_id, COALESCE(du.email, du.phone) AS from_email, du.username AS from_name,
            cu.id AS to_user_id, ca.merchant_id AS to_merchant_id, COALESCE(cu.email, cu.phone, cm.contact_email) AS to_email,
+           cu.username AS to_name,
+           CASE WHEN t.kind = 'payment' THEN 'from'
+                WHEN t.kind = 'reversal' AND EXISTS (
+                  SELECT 1 FROM ledger_transfers o WHERE o.id = t.reverses_id AND o.kind = 'payment') THEN 'to'
+           END AS palm_payer_side,
            (SELECT r.phase FROM ledger_transfers r WHERE r.pending_id = t.id) AS resolution,
            EXISTS (SELECT 1 FROM ledger_transfers v WHERE v.reverses_id = t.id) AS reversed,
            (SELECT e.leaf_hash FROM tlog_entries e WHERE e.ref_id = t.id ORDER BY e.idx LIMIT 1) AS log_entry,
@@ -93,16 +107,53 @@ export async function listTransfers(
   }));
 }
 
-export function toTransactionRecord(view: TransferView, accountId: string): TransactionRecord {
+/** Who looks at a transfer: through which account, and whether they may see palm payers as they are. */
+export interface TransferViewer {
+  accountId: string;
+  /** Admins see every party in full. */
+  revealPayers?: boolean;
+}
+
+/**
+ * The parties of a transfer as `viewer` may see them. A palm payment's payer (and so the receiver of a
+ * reversal of one) is shown to anyone but themselves and an admin masked: "a•••@d•••" or "••••3210", and
+ * their name's initial. A palm is scanned by whoever holds the device, so its answer must not name the
+ * person it belongs to. Send Money and QR payments are not masked: their payer chose the receiver and
+ * confirmed with their own code, and the receiver sees who paid them, as with UPI.
+ */
+export function partiesSeenBy(
+  view: TransferView,
+  viewer: TransferViewer,
+): { from: string | null; to: string | null; fromName: string | null } {
+  const side = view.palm_payer_side ?? null;
+  const payerAccount = side === 'from' ? view.debit_account_id : view.credit_account_id;
+  if (side === null || viewer.revealPayers === true || viewer.accountId === payerAccount) {
+    return { from: view.from_email, to: view.to_email, fromName: null };
+  }
+  const masked = (address: string | null) => (address === null ? null : maskPayerAddress(address));
+  if (side === 'to') return { from: view.from_email, to: masked(view.to_email), fromName: null };
+  const name = view.from_name ?? null;
+  return {
+    from: masked(view.from_email),
+    to: view.to_email,
+    fromName: name === null ? null : nameInitial(name),
+  };
+}
+
+/** A transfer as the holder of `viewer`'s account sees it (a bare account id: a viewer who is no admin). */
+export function toTransactionRecord(view: TransferView, viewer: string | TransferViewer): TransactionRecord {
+  const seenBy = typeof viewer === 'string' ? { accountId: viewer } : viewer;
+  const parties = partiesSeenBy(view, seenBy);
   return {
     id: view.id,
     amount: paiseToRupeesText(view.amount_paise),
     amount_paise: view.amount_paise.toString(),
     status: statusOf(view),
     created_at: view.created_at.toISOString(),
-    direction: view.credit_account_id === accountId ? 'received' : 'sent',
-    from_user_email: view.from_email ?? (view.kind === 'issuance' ? 'Hasta' : null),
-    to_user_email: view.to_email,
+    direction: view.credit_account_id === seenBy.accountId ? 'received' : 'sent',
+    from_user_email: parties.from ?? (view.kind === 'issuance' ? 'Hasta' : null),
+    to_user_email: parties.to,
+    ...(parties.fromName === null ? {} : { from_user_name: parties.fromName }),
     // The payment's entry in the verifiable log (its receipt: /api/receipts/{transaction id}); the chain
     // transaction once the log is anchored is on the receipt.
     blockchain_tx: view.log_entry ?? null,

@@ -15,6 +15,24 @@ export function maskAddress(address: string): string {
   return `${address.slice(0, Math.min(2, at))}•••${address.slice(at)}`;
 }
 
+/**
+ * A palm payment's payer as its receiver or a store sees them (issue 21): "asha@example.in" -> "a•••@e•••",
+ * "+919876543210" -> "••••3210". Less than `maskAddress` shows its owner: not even the email's domain.
+ */
+export function maskPayerAddress(address: string): string {
+  const at = address.indexOf('@');
+  if (at < 0) return maskAddress(address);
+  const [local] = Array.from(address.slice(0, at));
+  const [domain] = Array.from(address.slice(at + 1));
+  return `${local ?? ''}•••@${domain ?? ''}•••`;
+}
+
+/** "Asha Verma" -> "A.": all of a payer's name a palm payment's receiver sees. */
+export function nameInitial(name: string): string | null {
+  const [first] = Array.from(name.trim());
+  return first === undefined ? null : `${first.toLocaleUpperCase('en-IN')}.`;
+}
+
 /** A person's own phone, else their email: where their codes and notices go. */
 export async function ownContactOf(db: Kysely<Schema>, userId: string): Promise<OwnContact> {
   const user = await db

@@ -220,7 +220,7 @@ export class PalmPaymentRepository {
     return (await findStoreOfOwner(this.db, ownerUserId))?.id;
   }
 
-  /** A palm payment as its receiver sees it (any status). */
+  /** A palm payment as its receiver sees it (any status; its payer masked, see partiesSeenBy). */
   async transaction(transferId: string): Promise<TransactionRecord> {
     const [view] = await listTransfers(this.db, { transferId, limit: 1, includeReversed: true });
     if (!view) throw new Error(`palm payment ${transferId} is missing after it was written`);

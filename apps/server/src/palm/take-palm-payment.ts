@@ -9,7 +9,7 @@ import { uuidFromText } from '../ledger/ledger';
 import { toAppError } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
 import type { Messenger } from '../messaging/messenger';
-import { maskAddress } from '../notices/notify-owner';
+import { maskPayerAddress } from '../notices/notify-owner';
 import {
   closedMessage,
   closePalmPayment,
@@ -263,7 +263,8 @@ async function awaitPayerCode(
     confirmation: {
       id,
       channel: confirmation.channel,
-      sent_to: maskAddress(address),
+      // Shown to the receiver: the payer masked as everywhere a receiver sees them.
+      sent_to: maskPayerAddress(address),
       amount: transaction.amount,
       expires_at: new Date(confirmation.createdAt.getTime() + PALM_CONFIRM_TIMEOUT_MS).toISOString(),
       reason: confirmation.reason,

@@ -45,9 +45,14 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: WalletDeps }> = async (
         response: { 200: dashboardResponseSchema },
       },
     },
-    async (request) => ({
-      user: await showDashboard(deps, actingFor(await requireUser(request), request.query.userId)),
-    }),
+    async (request) => {
+      const auth = await requireUser(request);
+      return {
+        user: await showDashboard(deps, actingFor(auth, request.query.userId), {
+          revealPayers: auth.user.role === 'admin',
+        }),
+      };
+    },
   );
 
   app.get(
@@ -61,10 +66,12 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: WalletDeps }> = async (
       },
     },
     async (request) => {
+      const auth = await requireUser(request);
       const page = await listDashboardHistory(deps, {
-        userId: actingFor(await requireUser(request), request.query.userId),
+        userId: actingFor(auth, request.query.userId),
         before: request.query.before,
         limit: request.query.limit,
+        revealPayers: auth.user.role === 'admin',
       });
       return { user_history: page.entries, next: page.next };
     },
@@ -82,12 +89,15 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: WalletDeps }> = async (
         response: { 200: transactionHistoryResponseSchema },
       },
     },
-    async (request) =>
-      listTransactionHistory(deps, {
-        userId: actingFor(await requireUser(request), request.query.userId),
+    async (request) => {
+      const auth = await requireUser(request);
+      return listTransactionHistory(deps, {
+        userId: actingFor(auth, request.query.userId),
         before: request.query.before,
         limit: request.query.limit,
-      }),
+        revealPayers: auth.user.role === 'admin',
+      });
+    },
   );
 
   app.post(

@@ -11,7 +11,11 @@ import { paiseOf, toAppError } from '../ledger/ledger-errors';
 import { uuidFromText, type Ledger } from '../ledger/ledger';
 import { toTransactionRecord } from '../ledger/queries';
 import { accountsNamedBy, findReceivers, type Receiver } from './receiver-repository';
-import { spendNewestVerifications, type VerificationClaim } from './verification-repository';
+import {
+  hasUnspentVerification,
+  spendNewestVerifications,
+  type VerificationClaim,
+} from './verification-repository';
 
 /** A verified code pays for a transfer for this long after it was entered. */
 const TRANSFER_VERIFICATION_TTL_MS = 5 * 60_000;
@@ -107,6 +111,8 @@ export interface SendMoneyDeps {
   /** The receiver an address names (addresses asked for together are read by one query). */
   findReceiver: (address: string) => Promise<Receiver | undefined>;
   receiverCache: TtlCache<FoundReceiver>;
+  /** Whether a session holds a verified code a transfer could spend (read only). */
+  hasVerification: (claim: VerificationClaim) => Promise<boolean>;
   now: () => Date;
 }
 
@@ -124,6 +130,7 @@ export function sendMoneyDeps(options: {
       maxBatch: RECEIVER_BATCH,
     }),
     receiverCache: new TtlCache<FoundReceiver>(RECEIVER_CACHE_TTL_MS, RECEIVER_CACHE_SIZE),
+    hasVerification: (claim) => hasUnspentVerification(options.db, claim),
     now: options.now ?? options.ledger.now,
   };
 }
@@ -147,11 +154,15 @@ function transferIdOf(senderId: string, key: string | undefined): string {
   return key ? uuidFromText(`transfer:${senderId}:${key}`) : randomUUID();
 }
 
-async function receiverOf(deps: SendMoneyDeps, address: string, cached: boolean): Promise<FoundReceiver> {
+async function receiverOf(
+  deps: SendMoneyDeps,
+  address: string,
+  cached: boolean,
+): Promise<FoundReceiver | undefined> {
   const hit = cached ? deps.receiverCache.get(address) : undefined;
   if (hit) return hit;
   const receiver = await deps.findReceiver(address);
-  if (!receiver) throw AppError.of('NOT_FOUND', 'receiverNotFound');
+  if (!receiver) return undefined;
   // Money sent to a merchant's address goes to their store: its sales, its withdrawals.
   const accountId =
     receiver.storeId === null
@@ -167,6 +178,7 @@ async function receiverOf(deps: SendMoneyDeps, address: string, cached: boolean)
  * store) an email or phone names. One verified code of the sender's session, at most 5 minutes old, pays for
  * exactly one transfer; the transfer is group-committed with others (spend the code, recheck the receiver,
  * post, in one transaction), and a retry with the same key answers the same transfer without spending again.
+ * Without a verified code every address answers 403 alike, whether or not it names an account.
  */
 export async function sendMoney(
   deps: SendMoneyDeps,
@@ -186,8 +198,25 @@ export async function sendMoney(
   const from = await ledger.ensureUserAccount(sender.id);
   const id = transferIdOf(sender.id, input.idempotencyKey);
 
+  const verification: VerificationClaim = {
+    sessionId: input.sessionId,
+    purpose: 'transfer',
+    createdAfter: new Date(deps.now().getTime() - TRANSFER_VERIFICATION_TTL_MS),
+  };
+
   for (let attempt = 1; ; attempt += 1) {
-    const { receiver, accountId: to } = await receiverOf(deps, address, attempt === 1);
+    const found = await receiverOf(deps, address, attempt === 1);
+    if (!found) {
+      // Before the code step an address with no account answers what one with an account does (403, the
+      // code is needed), so this answer never tells which addresses have accounts. With a verified code
+      // (someone who can send money) it is refused as the spec says, and the code is not spent.
+      if (!(await deps.hasVerification(verification))) {
+        await input.recheckSession();
+        throw AppError.of('FORBIDDEN', 'transferVerificationRequired');
+      }
+      throw AppError.of('NOT_FOUND', 'receiverNotFound');
+    }
+    const { receiver, accountId: to } = found;
     if (receiver.id === sender.id)
       throw AppError.of('BAD_REQUEST', email ? 'selfSendEmail' : 'selfSendPhone');
     try {
@@ -198,11 +227,7 @@ export async function sendMoney(
         amountPaise,
         kind: 'transfer',
         initiatedBy: sender.id,
-        verification: {
-          sessionId: input.sessionId,
-          purpose: 'transfer',
-          createdAfter: new Date(deps.now().getTime() - TRANSFER_VERIFICATION_TTL_MS),
-        },
+        verification,
         receiverAddress: address,
       });
       const store = receiver.storeId === null ? undefined : receiver;

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
 
 /** A transfer's claim on one verified code of its session. */
@@ -50,4 +50,29 @@ export async function spendNewestVerifications(
     )
     SELECT chosen.session_id FROM spent JOIN chosen ON chosen.id = spent.verification_id`.execute(trx);
   return new Set(result.rows.map((row) => row.session_id));
+}
+
+/**
+ * Whether the claim's session holds an unspent verification of the purpose made after `createdAfter`: what
+ * spending one would find (a read only; the spend itself happens in the transfer's transaction).
+ */
+export async function hasUnspentVerification(db: Kysely<Schema>, claim: VerificationClaim): Promise<boolean> {
+  const row = await db
+    .selectFrom('verifications as v')
+    .select('v.id')
+    .where('v.session_id', '=', claim.sessionId)
+    .where('v.purpose', '=', claim.purpose)
+    .where('v.created_at', '>', claim.createdAfter)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('verification_spends as x')
+            .select('x.verification_id')
+            .whereRef('x.verification_id', '=', 'v.id'),
+        ),
+      ),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -58,6 +58,16 @@ async function withAdminClient<T>(url: string, work: (client: pg.Client) => Prom
   }
 }
 
+/**
+ * The palm calls' own rate limits (per client, session and account) raised out of the way, for tests that
+ * are not about them and make more palm calls than a real till would (spread into buildTestApp's env).
+ */
+export const RAISED_PALM_RATE_LIMITS = {
+  PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE: '1000000',
+  PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE: '1000000',
+  PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR: '1000000',
+} as const;
+
 export function testEnv(overrides: Record<string, string> = {}): Env {
   return parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory://', ...overrides });
 }

@@ -119,7 +119,7 @@ export const technology = {
     security: {
       question: 'How secure is paying with my palm?',
       answer:
-        'Every payment needs a live match against your protected template. Templates are bound to a secret key, so a copied template is useless elsewhere and can be revoked and re-issued. Money moves on a double-entry ledger, and each consent is written to a log that cannot be quietly changed.',
+        'Your palm alone pays only small amounts: at most ₹5,000 a payment, ₹5,000 a day and 5 payments an hour. A larger or more frequent payment waits for a code sent to your phone (or email), and a newly registered palm cannot pay without that code for its first 24 hours. Every palm payment sends you a message with a “Not me?” link: following it pauses palm pay at once and opens a dispute, which our team refunds or rejects. The person you pay sees only your initial and a masked address, never your email or phone. Money moves on a double-entry ledger, and each payment and consent is written to a log that cannot be quietly changed.',
     },
     faceUnlock: {
       question: 'How is this different from face unlock?',
@@ -129,7 +129,7 @@ export const technology = {
     merchantMisuse: {
       question: 'Can a merchant misuse my palm data?',
       answer:
-        'Merchants never receive your palm data or your template. Their terminal sends the scan to be matched and gets back only a yes or no for that one payment. Every charge is tied to a consent record, so you can see which merchant charged what, and when.',
+        'Merchants never receive your palm data or your template. Their terminal sends the scan to be matched and learns only whether that one payment went through; you appear to them as your initial and a masked address (like a•••@g•••), never your email or phone. Every charge is tied to a consent record and sends you a message, so you can see which merchant charged what, and when.',
     },
     consent: {
       question: 'How is my consent recorded?',
@@ -144,7 +144,7 @@ export const technology = {
     spoofing: {
       question: 'Can someone fool the scanner with a photo or a fake hand?',
       answer:
-        'The scanner reads veins under the skin with infrared light, which a photo or a printed copy does not show, and liveness checks look for a real, living hand. A leaked template cannot be turned into a fake palm, because it is irreversible and keyed.',
+        'A camera can be shown a good photo of a palm, so Hasta never lets a scan alone move much money or register a palm. A copy of an earlier scan is refused as a replay. A palm alone pays at most ₹5,000 a payment, ₹5,000 a day and 5 payments an hour; anything more waits for a code sent to your phone (or email). Registering a palm needs a code sent to the account owner’s own phone or email, and an admin cannot register a palm on anyone’s account without the owner’s approval. If a payment was not you, the “Not me?” link in its message pauses palm pay at once. A leaked template cannot be turned into a fake palm, because it is irreversible and keyed.',
     },
     upi: {
       question: 'Does Hasta work with UPI?',
@@ -184,7 +184,7 @@ export const technology = {
     breach: {
       question: 'How do you prevent and handle a data breach?',
       answer:
-        'We keep as little as possible: no palm images at all, and templates that are irreversible and keyed, so a stolen template cannot recreate your palm or be used at another service; we can revoke it and re-enrol you. Connections are encrypted, staff access is restricted and logged, and the append-only log makes any tampering with records visible.',
+        'We keep as little as possible: no palm images at all, and templates that are protected (irreversible and bound to a secret key) and encrypted, so a stolen template cannot recreate your palm or work at another service; it can be revoked and you can register again. Someone who gets hold of your palm or your session still cannot take more than ₹5,000 a payment, ₹5,000 a day or 5 payments an hour without your code, nor register a new palm without a code sent to you, and every palm payment tells you at once: “Not me?” pauses palm pay and opens a dispute that our team refunds or rejects. The append-only log makes any tampering with records visible.',
     },
   },
   demoLink: 'See how a payment works',

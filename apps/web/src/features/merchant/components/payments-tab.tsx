@@ -83,7 +83,11 @@ export function PaymentsTab() {
                 </span>
               </td>
               <td className="py-2 pr-4 text-slate-700">{formatDateTime(payment.created_at)}</td>
-              <td className="py-2 break-all text-slate-700">{payment.customer ?? '—'}</td>
+              <td className="py-2 break-all text-slate-700">
+                {payment.customer === null
+                  ? '—'
+                  : [payment.customer_name, payment.customer].filter(Boolean).join(' ')}
+              </td>
             </tr>
           ))}
         </tbody>

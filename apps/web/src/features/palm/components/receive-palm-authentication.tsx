@@ -82,7 +82,9 @@ export function ReceivePalmAuthentication({
 
 /** 'Authentication successful!' and 'You can now receive funds. Received ₹X from Y.' */
 function receivedOutcome(answer: PalmPaymentAnswer): PalmScanOutcome {
-  const from = answer.transaction.from_user_email;
+  // The payer as the server lets a receiver see them: their initial and a masked address ("A. a•••@d•••").
+  const { from_user_name: name, from_user_email: address } = answer.transaction;
+  const from = address === null ? null : name === undefined ? address : `${name} ${address}`;
   const received = `Received ${formatInr(answer.transaction.amount, 'en-IN')}${from === null ? '' : ` from ${from}`}.`;
   return { title: messages.authenticationSuccessful, detail: `${messages.canReceiveFunds} ${received}` };
 }
