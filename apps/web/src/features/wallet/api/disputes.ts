@@ -24,13 +24,3 @@ export function reportPalmPayment(transactionId: string) {
     schema: notMeResponseSchema,
   });
 }
-
-/** Each payment's newest dispute, by transaction id. */
-export function disputesByTransaction(disputes: readonly Dispute[]): ReadonlyMap<string, Dispute> {
-  const byTransaction = new Map<string, Dispute>();
-  // Newest first: the first seen for a payment is its current one.
-  for (const dispute of disputes) {
-    if (!byTransaction.has(dispute.transaction.id)) byTransaction.set(dispute.transaction.id, dispute);
-  }
-  return byTransaction;
-}

@@ -10,7 +10,8 @@ import { Modal } from '../../../components/modal';
 import { dangerButtonClass, disabledClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/date-format';
-import { disputesByTransaction, disputesQueryKey, fetchMyDisputes, reportPalmPayment } from '../api/disputes';
+import { disputesQueryKey, fetchMyDisputes, reportPalmPayment } from '../api/disputes';
+import { disputesByTransaction, disputeStatusText } from '../dispute-status';
 
 /** A palm payment the signed-in person made, which they can report as "Not me". */
 export interface PalmPayment {
@@ -80,13 +81,6 @@ export function useNotMe(userId: string | null): NotMe {
   );
 
   return { disputes: disputes.data ?? new Map<string, Dispute>(), ask: setAsking, dialog };
-}
-
-/** A dispute's state as the payer reads it. */
-export function disputeStatusText(dispute: Dispute): string {
-  if (dispute.status === 'refunded') return 'Refunded';
-  if (dispute.status === 'rejected') return `Rejected: ${dispute.reason ?? 'no reason given'}`;
-  return 'Reported';
 }
 
 /** Beside a palm payment the person made: its dispute's state, or the "Not me" button. */
