@@ -4,6 +4,7 @@ import type { AnchorWorker } from './anchor/anchor-worker';
 import { createAnchorWorker } from './anchor/anchoring';
 import { PalmConsentRepository } from './consent/palm-consent-repository';
 import type { Database } from './db/database';
+import { DisputeRepository } from './disputes/dispute-repository';
 import { ledgerLimits, type Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
 import { Ledger } from './ledger/ledger';
@@ -11,6 +12,9 @@ import { PendingExpiry } from './ledger/pending-expiry';
 import { sendMoneySteps, type SendMoneyBatcher } from './wallet/send-money';
 import { loadPalmKeys } from './palm/palm-keys';
 import { palmPaymentExpiry } from './palm/palm-payment-confirmation';
+import type { NoticeDeps } from './notices/notify-owner';
+import { PalmPaymentNoticeRepository } from './palm/palm-payment-notice-repository';
+import { resendUnsentPaymentNotices } from './palm/palm-payment-notice';
 import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';
 import {
@@ -29,6 +33,7 @@ import { registerSecurity } from './plugins/security';
 import { registerWebApp } from './plugins/web-app';
 import { authRoutes } from './routes/auth';
 import { devOutboxRoutes } from './routes/dev-outbox';
+import { disputeRoutes } from './routes/disputes';
 import { healthRoutes } from './routes/health';
 import { kioskRoutes } from './routes/kiosks';
 import { logRoutes } from './routes/log';
@@ -60,6 +65,10 @@ declare module 'fastify' {
     palmPayments: PalmPaymentRepository;
     /** A person's palm data and consent, as the Consent tab and registration read them. */
     palmConsents: PalmConsentRepository;
+    /** The payer's notices of palm payments and their "Not me?" tokens. */
+    palmNotices: PalmPaymentNoticeRepository;
+    /** How a person's own notices are sent (notifyOwner's dependencies). */
+    ownerNotices: NoticeDeps;
   }
 }
 
@@ -146,6 +155,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('palm', palm);
   app.decorate('palmPayments', new PalmPaymentRepository(deps.database.db));
   app.decorate('palmConsents', new PalmConsentRepository(deps.database.db));
+  const palmNotices = new PalmPaymentNoticeRepository(deps.database.db);
+  app.decorate('palmNotices', palmNotices);
+  const ownerNotices: NoticeDeps = { db: deps.database.db, messenger: deps.messenger };
+  app.decorate('ownerNotices', ownerNotices);
   app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);
@@ -173,10 +186,28 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // What else changes when the ledger's expiry round voids a pending transfer of each kind.
   registerPayoutExpiry(merchant);
   pendingExpiry.on('payment', palmPaymentExpiry(app.palmPayments));
+  // Palm payment notices whose send failed are sent again by the same round.
+  pendingExpiry.eachRound(async (now) => {
+    await resendUnsentPaymentNotices({ notices: palmNotices, notify: ownerNotices }, now, (err, transferId) =>
+      app.log.error({ err, transferId }, 'palm payment notice not sent again'),
+    );
+  });
   await app.register(adminMerchantRoutes, { prefix: '/api', deps: merchant });
   await app.register(merchantStoreRoutes, { prefix: '/api', deps: merchant });
   await app.register(qrRoutes, { prefix: '/api', deps: { db } });
   await app.register(palmRoutes);
+  await app.register(disputeRoutes, {
+    prefix: '/api',
+    deps: {
+      db,
+      ledger,
+      pendingExpiry,
+      payments: app.palmPayments,
+      notices: palmNotices,
+      disputes: new DisputeRepository(db),
+      messenger: deps.messenger,
+    },
+  });
   await app.register(siteMapRoutes);
   if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes, { deps: { db } });
 

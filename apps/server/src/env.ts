@@ -75,6 +75,18 @@ export const envSchema = z
     LEDGER_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     /** Largest palm payment the palm alone pays, in paise; above it the payer's code confirms (decision 022). */
     PALM_MAX_PAYMENT_PAISE: z.coerce.number().int().min(1).max(20_000_000).default(500_000),
+    // Per-payer limits of palm-alone payments (issue 21); past any of them a payment waits for the payer's code.
+    /** Most one payer's palm alone pays in a rolling 24 hours, in paise (₹5,000 by default). */
+    PALM_DAILY_LIMIT_PAISE: z.coerce.number().int().min(1).max(20_000_000).default(500_000),
+    /** Most palm-alone payments of one payer in a rolling hour. */
+    PALM_HOURLY_PAYMENTS: z.coerce.number().int().min(1).max(1_000).default(5),
+    /** Hours after its enrolment during which a palm pays only with the payer's code; 0: no hold. */
+    PALM_NEW_ENROLMENT_HOLD_HOURS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 90)
+      .default(24),
     // Anchoring the log on an EVM chain (decision 015). `none` (the default): receipts say they are not
     // anchored. `evm`: the registry at ANCHOR_CONTRACT on ANCHOR_CHAIN, written with ANCHOR_PRIVATE_KEY.
     ANCHOR: z.enum(['none', 'evm'], { error: 'must be none or evm' }).default('none'),
@@ -105,6 +117,20 @@ export const envSchema = z
         code: 'custom',
         path: ['LEDGER_MIN_AMOUNT_PAISE'],
         message: 'must not be above LEDGER_MAX_BALANCE_PAISE',
+      });
+    }
+    if (env.PALM_DAILY_LIMIT_PAISE < env.PALM_MAX_PAYMENT_PAISE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PALM_DAILY_LIMIT_PAISE'],
+        message: 'must not be below PALM_MAX_PAYMENT_PAISE (a day allows at least one largest payment)',
+      });
+    }
+    if (env.PALM_MAX_PAYMENT_PAISE < env.LEDGER_MIN_AMOUNT_PAISE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PALM_MAX_PAYMENT_PAISE'],
+        message: 'must not be below LEDGER_MIN_AMOUNT_PAISE',
       });
     }
     if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
@@ -173,6 +199,27 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(`Invalid environment: ${problems.join('; ')}`);
   }
   return result.data;
+}
+
+/** The per-payer limits of palm-alone payments as configured (issue 21). */
+export interface PalmPayLimits {
+  /** Largest palm-alone payment (PALM_MAX_PAYMENT_PAISE). */
+  maxPaymentPaise: bigint;
+  /** Most a payer's palm alone pays in a rolling 24 hours. */
+  dailyLimitPaise: bigint;
+  /** Most palm-alone payments of a payer in a rolling hour. */
+  hourlyPayments: number;
+  /** How long after enrolment a palm pays only with the payer's code. */
+  newEnrolmentHoldMs: number;
+}
+
+export function palmPayLimits(env: Env): PalmPayLimits {
+  return {
+    maxPaymentPaise: BigInt(env.PALM_MAX_PAYMENT_PAISE),
+    dailyLimitPaise: BigInt(env.PALM_DAILY_LIMIT_PAISE),
+    hourlyPayments: env.PALM_HOURLY_PAYMENTS,
+    newEnrolmentHoldMs: env.PALM_NEW_ENROLMENT_HOLD_HOURS * 3_600_000,
+  };
 }
 
 /** The ledger's limits as configured. */

@@ -4,6 +4,7 @@ import { createIdentity, renderSample, type SyntheticIdentity } from '@hasta/pal
 import { verifyReceipt } from '@hasta/tlog/receipt';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { palmPayLimits } from '../src/env';
 import { palmKeyFrom } from '../src/palm/palm-keys';
 import { takePalmPayment, type PalmPaymentDeps } from '../src/palm/take-palm-payment';
 import { mirrorFrame, PalmNotRecognisedError, PalmService } from '../src/palm/palm-service';
@@ -54,7 +55,10 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
   const give = (userId: string, amount: number) => post('/api/assignBalance', adminToken, { userId, amount });
 
   beforeAll(async () => {
-    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
+    // These tests are about registration and payments, not the new-enrolment hold (palm-limits.test.ts).
+    test = await buildTestApp({
+      env: { RATE_LIMIT_PER_MINUTE: '30000', PALM_NEW_ENROLMENT_HOLD_HOURS: '0' },
+    });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
   auditAfterEachTest(() => test.database.db);
@@ -350,6 +354,9 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       messenger: { send: () => Promise.reject(new Error('gateway down')) },
       codeSecret: test.env.COOKIE_SECRET,
       log: { error: (_details, message) => logged.push(message) },
+      limits: palmPayLimits(test.env),
+      notices: test.app.palmNotices,
+      notify: { db: test.database.db, messenger: test.app.messenger },
     };
     const input = {
       scan: scanOf(23, [3, 4, 5]),
@@ -357,6 +364,8 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       receiverUserId: receiver.user.id,
       creditAccountId: await test.app.ledger.ensureUserAccount(receiver.user.id),
       idempotencyKey: 'code-not-sent',
+      linkOrigin: 'http://localhost',
+      device: null,
     };
     await expect(takePalmPayment(deps, input)).rejects.toThrow(messages.failedToSendOtpRetry);
     expect(logged).toEqual(['palm payment code not sent']);

@@ -78,6 +78,10 @@ export const palmPaymentResponseSchema = z.object({
   transaction: transactionRecordSchema,
 });
 
+/** Why a palm payment waits for the payer's code. */
+export const palmCodeReasonSchema = z.enum(['amount', 'daily', 'hourly', 'new_palm']);
+export type PalmCodeReason = z.infer<typeof palmCodeReasonSchema>;
+
 /**
  * 202 from the same calls: a palm payment above the palm limit waits for the payer's code (decision 022).
  * The palm named the payer and the amount is reserved; the code went to the payer's own phone or email.
@@ -95,6 +99,11 @@ export const palmConfirmationResponseSchema = z.object({
     sent_to: z.string(),
     amount: z.string(),
     expires_at: z.string(),
+    /**
+     * Why the code is needed (issue 21): above the per-payment palm limit, past the payer's palm-alone
+     * limit for the rolling day or hour, or a palm enrolled too recently.
+     */
+    reason: palmCodeReasonSchema,
   }),
 });
 export type PalmConfirmation = z.infer<typeof palmConfirmationResponseSchema>['confirmation'];

@@ -319,6 +319,53 @@ export interface PalmPaymentConfirmationsTable {
   >;
   created_at: Generated<Date>;
   resolved_at: ColumnType<Date | null, never, Date>;
+  /** Why it waits for the payer's code. */
+  reason: ColumnType<PalmCodeReason, PalmCodeReason | undefined, never>;
+}
+
+/** Why a palm payment waits for the payer's code (issue 21). */
+export type PalmCodeReason = 'amount' | 'daily' | 'hourly' | 'new_palm';
+
+/** Every palm payment, written in its transaction: the palm-alone limits count these. */
+export interface PalmPaymentsTable {
+  transfer_id: string;
+  payer_user_id: string;
+  receiver_user_id: string;
+  amount_paise: bigint;
+  palm_alone: boolean;
+  device: string | null;
+  created_at: Timestamp;
+}
+
+/** The payer's notice of a palm payment and its one-time "Not me?" token (only its hash). */
+export interface PalmPaymentNoticesTable {
+  transfer_id: string;
+  payer_user_id: string;
+  token_hash: string;
+  link_origin: string;
+  expires_at: Date;
+  used_at: ColumnType<Date | null, never, Date>;
+  sent_at: ColumnType<Date | null, never, Date>;
+  send_attempts: ColumnType<number, never, number>;
+  last_attempt_at: ColumnType<Date, Date | undefined, Date>;
+  created_at: Generated<Date>;
+}
+
+/** A palm payment its payer reported as "Not me". */
+export interface PalmDisputesTable {
+  id: string;
+  transfer_id: string;
+  payer_user_id: string;
+  status: ColumnType<'open' | 'refunded' | 'rejected', undefined, 'refunded' | 'rejected'>;
+  opened_via: 'link' | 'history';
+  device: string | null;
+  similarity: number | null;
+  reason: ColumnType<string | null, undefined, string>;
+  refunded_from: ColumnType<'payee' | 'losses' | null, undefined, 'payee' | 'losses'>;
+  refund_transfer_id: ColumnType<string | null, undefined, string>;
+  resolved_by: ColumnType<string | null, undefined, string>;
+  created_at: Generated<Date>;
+  resolved_at: ColumnType<Date | null, undefined, Date>;
 }
 
 /** Palm pay paused for a person ("Not me"); deleted when they lift it with a fresh step-up. */
@@ -355,6 +402,9 @@ export interface Schema {
   palm_payment_confirmations: PalmPaymentConfirmationsTable;
   palm_pay_freezes: PalmPayFreezesTable;
   palm_pay_freeze_events: PalmPayFreezeEventsTable;
+  palm_payments: PalmPaymentsTable;
+  palm_payment_notices: PalmPaymentNoticesTable;
+  palm_disputes: PalmDisputesTable;
   tlog_outbox: TlogOutboxTable;
   tlog_entries: TlogEntriesTable;
   tlog_nodes: TlogNodesTable;

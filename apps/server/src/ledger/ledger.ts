@@ -14,6 +14,11 @@ import type { LedgerAccountsTable, LedgerTransfersTable, Schema } from '../db/sc
 import { claimTransfers, postClaimed, type Posting } from './ledger-post';
 
 export const SYSTEM_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
+/**
+ * The losses account (migration 023): a system account, like the issuance account, that may go below zero.
+ * Refunds of disputed palm payments the payee can no longer cover come from it, so the books still balance.
+ */
+export const LOSSES_ACCOUNT_ID = '00000000-0000-4000-8000-000000000002';
 export const DEFAULT_PENDING_TIMEOUT_MS = 15 * 60_000;
 export const MAX_ATTEMPTS = 5;
 const ACCOUNT_ID_CACHE_SIZE = 100_000;
@@ -171,6 +176,8 @@ export class Ledger {
     pendingId: string;
     action: 'post' | 'void';
     initiatedBy?: string | undefined;
+    /** As a transfer's: runs inside the transaction on the id's first use; throwing rolls everything back. */
+    guard?: ((trx: Transaction<Schema>) => Promise<void>) | undefined;
     /** Runs inside the same transaction right after the resolution is written, given the pending transfer. */
     onRecorded?: ((trx: Transaction<Schema>, pending: TransferRecord) => Promise<void>) | undefined;
   }): Promise<TransferRecord> {
@@ -179,7 +186,7 @@ export class Ledger {
     return this.#run(
       { id: input.id, phase: input.action, pendingId: input.pendingId, initiatedBy: input.initiatedBy },
       requestHash,
-      undefined,
+      input.guard,
       onRecorded &&
         (async (trx) => {
           const pending = await trx

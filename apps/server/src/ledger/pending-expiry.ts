@@ -27,6 +27,7 @@ export function expiryId(pendingId: string): string {
  */
 export class PendingExpiry {
   readonly #handlers = new Map<TransferKind, ExpiryHandler>();
+  readonly #roundTasks: ((now: Date) => Promise<void>)[] = [];
   #timer: NodeJS.Timeout | null = null;
   /** The rounds so far, chained: a new round starts after the previous one ended. */
   #rounds: Promise<void> = Promise.resolve();
@@ -40,6 +41,14 @@ export class PendingExpiry {
 
   on(kind: TransferKind, handler: ExpiryHandler): void {
     this.#handlers.set(kind, handler);
+  }
+
+  /**
+   * Work done after each round's voids (sending again what could not be sent). A failure is reported to
+   * onError and does not stop the round.
+   */
+  eachRound(task: (now: Date) => Promise<void>): void {
+    this.#roundTasks.push(task);
   }
 
   /**
@@ -110,6 +119,13 @@ export class PendingExpiry {
         if (await this.expire(pending)) voided.push(pending.id);
       } catch (error) {
         this.onError(error, pending.id);
+      }
+    }
+    for (const task of this.#roundTasks) {
+      try {
+        await task(now);
+      } catch (error) {
+        this.onError(error, null);
       }
     }
     return voided;

@@ -2,9 +2,14 @@ import type { MessageKey } from '@hasta/contracts/messages';
 import type { TransactionRecord } from '@hasta/contracts/wallet';
 import { LedgerError } from '@hasta/ledger/rules';
 import { hashOtp, sameHash } from '../auth/secrets';
-import { uuidFromText, type Ledger } from '../ledger/ledger';
+import type { Transaction } from 'kysely';
+import type { Schema } from '../db/schema';
+import { uuidFromText, type Ledger, type TransferRecord } from '../ledger/ledger';
 import type { ExpiryHandler, PendingExpiry } from '../ledger/pending-expiry';
 import { AppError } from '../lib/app-error';
+import type { NoticeDeps } from '../notices/notify-owner';
+import { sendPaymentNotice, writePaymentNotice } from './palm-payment-notice';
+import type { PalmPaymentNoticeRepository } from './palm-payment-notice-repository';
 import type {
   PalmConfirmation,
   PalmConfirmationOutcome,
@@ -16,6 +21,11 @@ export const PALM_CONFIRM_MAX_FAILURES = 5;
 /** What the payer's code is hashed for (beside the payment's id), so it answers nothing else. */
 const CODE_PURPOSE = 'palm_payment';
 
+/** Where an error the caller is not told about is written (the request's logger, as pino's `error`). */
+export interface ErrorLog {
+  error(details: { err: unknown }, message: string): void;
+}
+
 /** What confirming, cancelling or giving up a waiting palm payment needs. */
 export interface PalmConfirmationDeps {
   ledger: Ledger;
@@ -23,6 +33,10 @@ export interface PalmConfirmationDeps {
   payments: PalmPaymentRepository;
   /** The server's secret the codes are hashed with (COOKIE_SECRET). */
   codeSecret: string;
+  /** The payer's notices of palm payments that moved money, and how they are sent. */
+  notices: PalmPaymentNoticeRepository;
+  notify: NoticeDeps;
+  log: ErrorLog;
 }
 
 type ClosedOutcome = Exclude<PalmConfirmationOutcome, 'paid'>;
@@ -45,11 +59,15 @@ export function palmPaymentExpiry(payments: PalmPaymentRepository): ExpiryHandle
 
 /** Posts or voids a waiting palm payment once, marking its outcome with it; false when already resolved. */
 export async function closePalmPayment(
-  deps: PalmConfirmationDeps,
+  deps: Pick<PalmConfirmationDeps, 'ledger' | 'payments' | 'pendingExpiry'>,
   id: string,
   action: 'post' | 'void',
   outcome: PalmConfirmationOutcome,
   initiatedBy?: string,
+  inTransaction: {
+    guard?: (trx: Transaction<Schema>) => Promise<void>;
+    onRecorded?: (trx: Transaction<Schema>, pending: TransferRecord) => Promise<void>;
+  } = {},
 ): Promise<boolean> {
   try {
     await deps.ledger.resolve({
@@ -57,7 +75,11 @@ export async function closePalmPayment(
       pendingId: id,
       action,
       initiatedBy,
-      onRecorded: (trx, pending) => deps.payments.within(trx).markOutcome(pending.id, outcome),
+      guard: inTransaction.guard,
+      onRecorded: async (trx, pending) => {
+        await deps.payments.within(trx).markOutcome(pending.id, outcome);
+        await inTransaction.onRecorded?.(trx, pending);
+      },
     });
     return true;
   } catch (error) {
@@ -67,6 +89,23 @@ export async function closePalmPayment(
       throw AppError.of('CONFLICT', 'palmPaymentExpired');
     }
     throw error;
+  }
+}
+
+/**
+ * Sends the payer's notice of a palm payment that moved money, right after its transaction committed. A
+ * failure is logged and left to the expiry round (the notice was written with the payment): the payment
+ * stands.
+ */
+export async function sendNoticeOrLeaveItToTheRound(
+  deps: Pick<PalmConfirmationDeps, 'notices' | 'notify' | 'log' | 'ledger'>,
+  transferId: string,
+  token: string,
+): Promise<void> {
+  try {
+    await sendPaymentNotice(deps, transferId, token, deps.ledger.now());
+  } catch (error) {
+    deps.log.error({ err: error }, 'palm payment notice not sent; the expiry round sends it again');
   }
 }
 
@@ -87,7 +126,13 @@ async function waitingPayment(
  */
 export async function confirmPalmPayment(
   deps: PalmConfirmationDeps,
-  input: { receiverUserId: string; paymentId: string; code: string },
+  input: {
+    receiverUserId: string;
+    paymentId: string;
+    code: string;
+    /** The site's origin for the payer's "Not me?" link. */
+    linkOrigin: string;
+  },
 ): Promise<TransactionRecord> {
   const { receiverUserId, paymentId: id, code } = input;
   const waiting = await waitingPayment(deps.payments, receiverUserId, id);
@@ -101,10 +146,38 @@ export async function confirmPalmPayment(
     }
     throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
   }
-  if (!(await closePalmPayment(deps, id, 'post', 'paid', receiverUserId))) {
+  let token: string | undefined;
+  let frozen = false;
+  let posted: boolean;
+  try {
+    posted = await closePalmPayment(deps, id, 'post', 'paid', receiverUserId, {
+      // Under the payer's palm payment lock, as every palm payment: paused by "Not me" meanwhile, no payment.
+      guard: async (trx) => {
+        const payments = deps.payments.within(trx);
+        await payments.lockPayer(waiting.payerUserId);
+        if (await payments.isFrozen(waiting.payerUserId)) {
+          frozen = true;
+          throw AppError.of('FORBIDDEN', 'palmPayFrozen');
+        }
+      },
+      onRecorded: async (trx, pending) => {
+        token = await writePaymentNotice(deps.notices, trx, {
+          transferId: pending.id,
+          payerUserId: waiting.payerUserId,
+          linkOrigin: input.linkOrigin,
+          now: deps.ledger.now(),
+        });
+      },
+    });
+  } catch (error) {
+    if (frozen) await closePalmPayment(deps, id, 'void', 'failed', receiverUserId);
+    throw error;
+  }
+  if (!posted) {
     const now = await waitingPayment(deps.payments, receiverUserId, id);
     if (now.outcome !== 'paid') throw AppError.of('CONFLICT', closedMessage(now.outcome ?? 'cancelled'));
   }
+  if (token !== undefined) await sendNoticeOrLeaveItToTheRound(deps, id, token);
   return deps.payments.transaction(id);
 }
 

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { TransactionRecord } from '@hasta/contracts/wallet';
-import type { Kysely, Transaction } from 'kysely';
-import type { Schema } from '../db/schema';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { PalmCodeReason, Schema } from '../db/schema';
 import { findStoreOfOwner } from '../merchant/merchant-repository';
 import { listTransfers, toTransactionRecord } from '../ledger/queries';
 
@@ -16,7 +17,20 @@ export interface PalmConfirmation {
   channel: 'sms' | 'email';
   codeHash: string;
   outcome: PalmConfirmationOutcome | null;
+  /** Why it waits for the code. */
+  reason: PalmCodeReason;
   createdAt: Date;
+}
+
+/** What a payer's palm alone paid in a window: how many payments, and how much. */
+export interface PalmAloneTotals {
+  count: number;
+  amountPaise: bigint;
+}
+
+/** The advisory lock key of one payer's palm payments: 64 bits of a hash of their id, as a signed integer. */
+export function payerLockKey(payerUserId: string): string {
+  return createHash('sha256').update(`palm-pay:${payerUserId}`).digest().readBigInt64BE(0).toString();
 }
 
 /**
@@ -64,6 +78,7 @@ export class PalmPaymentRepository {
     receiverUserId: string;
     channel: 'sms' | 'email';
     codeHash: string;
+    reason: PalmCodeReason;
   }): Promise<void> {
     await this.db
       .insertInto('palm_payment_confirmations')
@@ -73,6 +88,7 @@ export class PalmPaymentRepository {
         receiver_user_id: confirmation.receiverUserId,
         channel: confirmation.channel,
         code_hash: confirmation.codeHash,
+        reason: confirmation.reason,
       })
       .execute();
   }
@@ -93,6 +109,7 @@ export class PalmPaymentRepository {
       channel: row.channel,
       codeHash: row.code_hash,
       outcome: row.outcome,
+      reason: row.reason,
       createdAt: new Date(row.created_at),
     };
   }
@@ -116,6 +133,73 @@ export class PalmPaymentRepository {
       .set({ outcome, resolved_at: new Date() })
       .where('transfer_id', '=', transferId)
       .where('outcome', 'is', null)
+      .execute();
+  }
+
+  /**
+   * Takes the payer's palm payment lock until the end of this transaction (call it through `within`): one
+   * palm payment (or freeze) of a payer at a time, so the limits read what the one before wrote.
+   */
+  async lockPayer(payerUserId: string): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(${payerLockKey(payerUserId)}::bigint)`.execute(this.db);
+  }
+
+  /** Whether palm pay is paused for this person ("Not me"); read in the payment's transaction, no cache. */
+  async isFrozen(userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('palm_pay_freezes')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** When the template `templateId` was enrolled; undefined when it no longer exists. */
+  async templateEnrolledAt(templateId: string): Promise<Date | undefined> {
+    const row = await this.db
+      .selectFrom('palm_templates')
+      .select('created_at')
+      .where('id', '=', templateId)
+      .executeTakeFirst();
+    return row ? new Date(row.created_at) : undefined;
+  }
+
+  /** The palm-alone payments of this payer since `since`. */
+  async palmAloneSince(payerUserId: string, since: Date): Promise<PalmAloneTotals> {
+    const row = await this.db
+      .selectFrom('palm_payments')
+      .select((eb) => [
+        eb.fn.countAll<string>().as('count'),
+        sql<string>`COALESCE(SUM(${eb.ref('amount_paise')}), 0)::text`.as('amount'),
+      ])
+      .where('payer_user_id', '=', payerUserId)
+      .where('palm_alone', '=', true)
+      .where('created_at', '>', since)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), amountPaise: BigInt(row.amount) };
+  }
+
+  /** Records a palm payment (in its transaction): who paid whom, whether the palm alone paid, where. */
+  async addPalmPayment(payment: {
+    transferId: string;
+    payerUserId: string;
+    receiverUserId: string;
+    amountPaise: bigint;
+    palmAlone: boolean;
+    device: string | null;
+    createdAt: Date;
+  }): Promise<void> {
+    await this.db
+      .insertInto('palm_payments')
+      .values({
+        transfer_id: payment.transferId,
+        payer_user_id: payment.payerUserId,
+        receiver_user_id: payment.receiverUserId,
+        amount_paise: payment.amountPaise,
+        palm_alone: payment.palmAlone,
+        device: payment.device,
+        created_at: payment.createdAt,
+      })
       .execute();
   }
 

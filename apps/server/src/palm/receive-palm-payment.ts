@@ -12,6 +12,8 @@ export async function receivePalmPayment(
     amountPaise: bigint;
     scan: PalmScan;
     idempotencyKey: string | undefined;
+    linkOrigin: string;
+    device: string | null;
   },
 ): Promise<PalmPaymentOutcome> {
   const storeId =
@@ -25,5 +27,7 @@ export async function receivePalmPayment(
         ? await deps.ledger.ensureMerchantAccount(storeId)
         : await deps.ledger.ensureUserAccount(input.receiver.id),
     idempotencyKey: input.idempotencyKey,
+    linkOrigin: input.linkOrigin,
+    device: input.device,
   });
 }

@@ -1,18 +1,24 @@
 import { OTP_MAX_SENDS, OTP_SEND_WINDOW_MS } from '@hasta/contracts/constants';
 import type { PalmConfirmation, PalmScan } from '@hasta/contracts/palm';
 import type { TransactionRecord } from '@hasta/contracts/wallet';
+import type { Transaction } from 'kysely';
 import { newOtpCode } from '../auth/secrets';
+import type { PalmCodeReason, Schema } from '../db/schema';
+import type { PalmPayLimits } from '../env';
 import { uuidFromText } from '../ledger/ledger';
 import { toAppError } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
 import type { Messenger } from '../messaging/messenger';
+import { maskAddress } from '../notices/notify-owner';
 import {
   closedMessage,
   closePalmPayment,
   palmCodeHash,
+  sendNoticeOrLeaveItToTheRound,
   type PalmConfirmationDeps,
 } from './palm-payment-confirmation';
-import { PalmNotRecognisedError, type PalmService } from './palm-service';
+import { writePaymentNotice } from './palm-payment-notice';
+import { PalmNotRecognisedError, type PalmMatch, type PalmService } from './palm-service';
 
 /**
  * Unrecognised scans per receiving account: at most 5 in 15 minutes and 20 in a day. Identification tells
@@ -27,16 +33,14 @@ export const PALM_FAILURE_LIMITS = [
 /** How long a palm payment above the palm limit waits for the payer's code. */
 export const PALM_CONFIRM_TIMEOUT_MS = 5 * 60_000;
 
-/** Where an error the caller is not told about is written (the request's logger, as pino's `error`). */
-export interface ErrorLog {
-  error(details: { err: unknown }, message: string): void;
-}
-
-/** What taking a palm payment needs: the palm engine, the ledger, the payment records, a messenger. */
+/**
+ * What taking a palm payment needs: the palm engine, the ledger, the payment records and notices, a
+ * messenger, the per-payer limits of palm-alone payments.
+ */
 export interface PalmPaymentDeps extends PalmConfirmationDeps {
   palm: Pick<PalmService, 'identify' | 'recordScan' | 'options'>;
   messenger: Pick<Messenger, 'send'>;
-  log: ErrorLog;
+  limits: PalmPayLimits;
 }
 
 export interface PalmPaymentInput {
@@ -48,17 +52,59 @@ export interface PalmPaymentInput {
   creditAccountId: string;
   /** The caller's Idempotency-Key: the same key from the same receiver is the same payment. */
   idempotencyKey: string | undefined;
+  /** The site's origin for the payer's "Not me?" link. */
+  linkOrigin: string;
+  /** Where the scan was taken, as far as it is known (the receiving session's user agent, shortened). */
+  device: string | null;
 }
 
 export type PalmPaymentOutcome =
   | { kind: 'paid'; transaction: TransactionRecord }
   | { kind: 'awaiting_code'; confirmation: PalmConfirmation };
 
-/** "+919876543210" -> "••••3210"; "asha@example.in" -> "as•••@example.in". */
-export function maskAddress(address: string): string {
-  const at = address.indexOf('@');
-  if (at < 0) return `••••${address.slice(-4)}`;
-  return `${address.slice(0, Math.min(2, at))}•••${address.slice(at)}`;
+/**
+ * A palm-alone payment past a limit: not a failure. Thrown from the guard (the transaction, the id's claim
+ * included, rolls back), the payment then waits for the payer's code.
+ */
+class PalmCodeNeeded extends Error {
+  constructor(readonly reason: Exclude<PalmCodeReason, 'amount'>) {
+    super(`palm payment needs the payer's code: ${reason}`);
+  }
+}
+
+/**
+ * Runs inside a palm payment's transaction, before anything is written (both ways: palm alone, or waiting
+ * for the payer's code). Throwing rolls the payment back.
+ */
+async function guardPalmPayment(
+  deps: PalmPaymentDeps,
+  trx: Transaction<Schema>,
+  match: PalmMatch,
+  payment: { palmAlone: boolean; amountPaise: bigint },
+): Promise<void> {
+  const payments = deps.payments.within(trx);
+  // 1. One palm payment (or freeze) of this payer at a time, until this transaction ends: what the checks
+  //    below read includes every payment of theirs committed before, and none can slip in beside this one.
+  await payments.lockPayer(match.userId);
+  // 2. (The replay guard's check goes here, under the lock: `await deps.replays....(trx, match)`.)
+  // 3. Palm pay paused by "Not me": nothing is paid, not even with a code.
+  if (await payments.isFrozen(match.userId)) throw AppError.of('FORBIDDEN', 'palmPayFrozen');
+  const now = deps.ledger.now();
+  if (!payment.palmAlone) {
+    // Codes one payer can be sent for palm payments: as many as OTP sends to one address (spec §9).
+    const sent = await payments.codesSentSince(match.userId, new Date(now.getTime() - OTP_SEND_WINDOW_MS));
+    if (sent >= OTP_MAX_SENDS) throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
+    return;
+  }
+  // 4. The palm-alone limits: a palm enrolled just now, the hour's count, the day's sum. Past any: the code.
+  const { limits } = deps;
+  const enrolledAt = await payments.templateEnrolledAt(match.templateId);
+  if (enrolledAt === undefined || now.getTime() - enrolledAt.getTime() < limits.newEnrolmentHoldMs)
+    throw new PalmCodeNeeded('new_palm');
+  const hour = await payments.palmAloneSince(match.userId, new Date(now.getTime() - 3_600_000));
+  if (hour.count >= limits.hourlyPayments) throw new PalmCodeNeeded('hourly');
+  const day = await payments.palmAloneSince(match.userId, new Date(now.getTime() - 24 * 3_600_000));
+  if (day.amountPaise + payment.amountPaise > limits.dailyLimitPaise) throw new PalmCodeNeeded('daily');
 }
 
 async function checkScanFailures(deps: PalmPaymentDeps, receiverUserId: string): Promise<void> {
@@ -73,16 +119,17 @@ async function checkScanFailures(deps: PalmPaymentDeps, receiverUserId: string):
 
 /**
  * A palm payment: the palm names the payer (1:N), and the money moves from the payer's wallet to the
- * receiving account in one ledger transfer that also records the recognised scan in the payer's history.
- * Up to the palm limit (PALM_MAX_PAYMENT_PAISE) the palm is the only factor. Above it the transfer is
+ * receiving account in one ledger transfer that also records the recognised scan in the payer's history and
+ * the payer's notice. Within the payer's limits (per payment PALM_MAX_PAYMENT_PAISE, per rolling day and
+ * hour, not a palm enrolled within the hold) the palm is the only factor. Past any of them the transfer is
  * pending: a code goes to the payer's own phone (else email), and the payment is posted when the receiver
- * enters it (`confirmPalmPayment`), voided when they cancel, give five wrong codes, or nobody confirms in time.
+ * enters it (`confirmPalmPayment`), voided when they cancel, give five wrong codes, or nobody confirms in
+ * time. A payer whose palm pay is paused ("Not me") pays neither way.
  */
 export async function takePalmPayment(
   deps: PalmPaymentDeps,
   input: PalmPaymentInput,
 ): Promise<PalmPaymentOutcome> {
-  const needsCode = input.amountPaise > deps.palm.options.maxPaymentPaise;
   await checkScanFailures(deps, input.receiverUserId);
   let match;
   try {
@@ -103,18 +150,64 @@ export async function takePalmPayment(
     kind: 'payment' as const,
     initiatedBy: input.receiverUserId,
   };
-  if (!needsCode) {
+  const record = (trx: Transaction<Schema>, transferId: string, palmAlone: boolean) =>
+    deps.payments.within(trx).addPalmPayment({
+      transferId,
+      payerUserId: match.userId,
+      receiverUserId: input.receiverUserId,
+      amountPaise: input.amountPaise,
+      palmAlone,
+      device: input.device,
+      createdAt: deps.ledger.now(),
+    });
+
+  let reason: PalmCodeReason | undefined =
+    input.amountPaise > deps.palm.options.maxPaymentPaise ? 'amount' : undefined;
+  // A key that already waits for a code is that payment again (its transfer is pending, not palm-alone).
+  const waiting = input.idempotencyKey ? await deps.payments.findConfirmation(id) : undefined;
+  if (reason === undefined && waiting === undefined) {
+    let token: string | undefined;
     try {
       await deps.ledger.transfer({
         ...payment,
-        onRecorded: (trx, transfer) => deps.palm.recordScan(trx, match, transfer.id),
+        guard: (trx) =>
+          guardPalmPayment(deps, trx, match, { palmAlone: true, amountPaise: input.amountPaise }),
+        onRecorded: async (trx, transfer) => {
+          await deps.palm.recordScan(trx, match, transfer.id);
+          await record(trx, transfer.id, true);
+          token = await writePaymentNotice(deps.notices, trx, {
+            transferId: transfer.id,
+            payerUserId: match.userId,
+            linkOrigin: input.linkOrigin,
+            now: deps.ledger.now(),
+          });
+        },
       });
     } catch (error) {
-      throw toAppError(error, deps.ledger.limits);
+      if (!(error instanceof PalmCodeNeeded)) throw toAppError(error, deps.ledger.limits);
+      reason = error.reason;
     }
-    return { kind: 'paid', transaction: await deps.payments.transaction(id) };
+    if (reason === undefined) {
+      if (token !== undefined) await sendNoticeOrLeaveItToTheRound(deps, id, token);
+      return { kind: 'paid', transaction: await deps.payments.transaction(id) };
+    }
   }
+  return awaitPayerCode(deps, input, { match, payment, reason: reason ?? 'amount', record });
+}
 
+/** The palm payment waits for the payer's code: a pending transfer, and the code to the payer. */
+async function awaitPayerCode(
+  deps: PalmPaymentDeps,
+  input: PalmPaymentInput,
+  context: {
+    match: PalmMatch;
+    payment: Parameters<PalmPaymentDeps['ledger']['transfer']>[0];
+    reason: PalmCodeReason;
+    record: (trx: Transaction<Schema>, transferId: string, palmAlone: boolean) => Promise<void>;
+  },
+): Promise<PalmPaymentOutcome> {
+  const { match, payment, reason } = context;
+  const id = payment.id;
   const { channel, address } = await deps.payments.payerContact(match.userId);
   const code = newOtpCode();
   let written = false;
@@ -123,21 +216,18 @@ export async function takePalmPayment(
       ...payment,
       pending: { timeoutMs: PALM_CONFIRM_TIMEOUT_MS },
       // Inside the transfer's transaction, on its first use only (a retried key sends no second code).
-      guard: async (trx) => {
-        const sent = await deps.payments
-          .within(trx)
-          .codesSentSince(match.userId, new Date(Date.now() - OTP_SEND_WINDOW_MS));
-        // Codes one payer can be sent for palm payments: as many as OTP sends to one address (spec §9).
-        if (sent >= OTP_MAX_SENDS) throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
-      },
+      guard: (trx) =>
+        guardPalmPayment(deps, trx, match, { palmAlone: false, amountPaise: input.amountPaise }),
       onRecorded: async (trx, transfer) => {
         await deps.palm.recordScan(trx, match, transfer.id);
+        await context.record(trx, transfer.id, false);
         await deps.payments.within(trx).addConfirmation({
           transferId: transfer.id,
           payerUserId: match.userId,
           receiverUserId: input.receiverUserId,
           channel,
           codeHash: palmCodeHash(deps.codeSecret, transfer.id, code),
+          reason,
         });
         written = true;
       },
@@ -176,6 +266,7 @@ export async function takePalmPayment(
       sent_to: maskAddress(address),
       amount: transaction.amount,
       expires_at: new Date(confirmation.createdAt.getTime() + PALM_CONFIRM_TIMEOUT_MS).toISOString(),
+      reason: confirmation.reason,
     },
   };
 }

@@ -26,7 +26,13 @@ import { createStoreQrCode, storeQrCodes } from '../merchant/store-qr-codes';
 import { saveStoreSettings, storeSettings } from '../merchant/store-settings';
 import { storeSummary } from '../merchant/store-summary';
 import { takePalmPayment } from '../palm/take-palm-payment';
-import { PALM_BODY_LIMIT_BYTES, palmPaymentAnswer, palmPaymentDeps } from './support/palm-payment';
+import {
+  PALM_BODY_LIMIT_BYTES,
+  palmPaymentAnswer,
+  palmPaymentDeps,
+  receivingDevice,
+} from './support/palm-payment';
+import { publicOrigin } from './support/public-origin';
 import { idempotencyKey } from './support/idempotency-key';
 import { requireMerchant } from './support/require-merchant';
 
@@ -68,6 +74,8 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
         receiverUserId: merchant.ownerUserId,
         creditAccountId: merchant.accountId,
         idempotencyKey: idempotencyKey(request),
+        linkOrigin: publicOrigin(request),
+        device: receivingDevice(request),
       });
       return palmPaymentAnswer(outcome, reply, messages.paymentProcessed);
     },

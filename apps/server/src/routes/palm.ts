@@ -27,21 +27,20 @@ import {
 } from '../consent/palm-consent';
 import { paiseOf } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
-import {
-  cancelPalmPayment,
-  confirmPalmPayment,
-  type PalmConfirmationDeps,
-} from '../palm/palm-payment-confirmation';
+import { cancelPalmPayment, confirmPalmPayment } from '../palm/palm-payment-confirmation';
 import { receivePalmPayment } from '../palm/receive-palm-payment';
 import { palmRegistrationState, registerPalm, type PalmRegistrationDeps } from '../palm/register-palm';
 import { actingFor, requireUser } from '../plugins/auth';
 import { idempotencyKey } from './support/idempotency-key';
 import {
   PALM_BODY_LIMIT_BYTES,
+  palmConfirmationDeps,
   palmPaidAnswer,
   palmPaymentAnswer,
   palmPaymentDeps,
+  receivingDevice,
 } from './support/palm-payment';
+import { publicOrigin } from './support/public-origin';
 
 /**
  * Palm registration and palm payments (spec §7 `/Palm/*`), and the person's consent (Consent tab):
@@ -56,12 +55,6 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     transparencyLog: app.transparencyLog,
   };
   const registrationDeps: PalmRegistrationDeps = { consents: app.palmConsents, palm };
-  const confirmationDeps: PalmConfirmationDeps = {
-    ledger: app.ledger,
-    pendingExpiry: app.pendingExpiry,
-    payments: app.palmPayments,
-    codeSecret: app.env.COOKIE_SECRET,
-  };
 
   app.get(
     '/Palm/config',
@@ -146,6 +139,8 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
         amountPaise: paiseOf(amount, app.ledger.limits),
         scan,
         idempotencyKey: idempotencyKey(request),
+        linkOrigin: publicOrigin(request),
+        device: receivingDevice(request),
       });
       return palmPaymentAnswer(outcome, reply, messages.authenticationSuccessful);
     },
@@ -166,10 +161,11 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = await requireUser(request);
-      const transaction = await confirmPalmPayment(confirmationDeps, {
+      const transaction = await confirmPalmPayment(palmConfirmationDeps(app, request.log), {
         receiverUserId: auth.user.id,
         paymentId: request.body.payment_id,
         code: request.body.otp,
+        linkOrigin: publicOrigin(request),
       });
       return palmPaidAnswer(transaction, messages.authenticationSuccessful);
     },
@@ -187,7 +183,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const auth = await requireUser(request);
-      await cancelPalmPayment(confirmationDeps, {
+      await cancelPalmPayment(palmConfirmationDeps(app, request.log), {
         receiverUserId: auth.user.id,
         paymentId: request.body.payment_id,
       });

@@ -1,6 +1,8 @@
 import { messages } from '@hasta/contracts/messages';
 import type { TransactionRecord } from '@hasta/contracts/wallet';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { palmPayLimits } from '../../env';
+import type { PalmConfirmationDeps } from '../../palm/palm-payment-confirmation';
 import type { PalmPaymentDeps, PalmPaymentOutcome } from '../../palm/take-palm-payment';
 
 /**
@@ -11,16 +13,35 @@ import type { PalmPaymentDeps, PalmPaymentOutcome } from '../../palm/take-palm-p
 /** A scan is up to 5 frames of 21.8 kB of base64 each: more than the API's default body limit. */
 export const PALM_BODY_LIMIT_BYTES = 160 * 1024;
 
-/** The palm payment use cases' dependencies, logging to this request's logger. */
-export function palmPaymentDeps(app: FastifyInstance, log: FastifyBaseLogger): PalmPaymentDeps {
+/** Most characters of a user agent kept as a palm payment's device. */
+const DEVICE_MAX_CHARS = 200;
+
+/** Where a palm scan was taken, as far as it is known: the receiving session's user agent, shortened. */
+export function receivingDevice(request: FastifyRequest): string | null {
+  const agent = request.headers['user-agent']?.trim();
+  return agent ? agent.slice(0, DEVICE_MAX_CHARS) : null;
+}
+
+/** Confirming or cancelling a waiting palm payment: its dependencies, logging to this request's logger. */
+export function palmConfirmationDeps(app: FastifyInstance, log: FastifyBaseLogger): PalmConfirmationDeps {
   return {
-    palm: app.palm,
     ledger: app.ledger,
     pendingExpiry: app.pendingExpiry,
     payments: app.palmPayments,
-    messenger: app.messenger,
     codeSecret: app.env.COOKIE_SECRET,
+    notices: app.palmNotices,
+    notify: app.ownerNotices,
     log,
+  };
+}
+
+/** The palm payment use cases' dependencies, logging to this request's logger. */
+export function palmPaymentDeps(app: FastifyInstance, log: FastifyBaseLogger): PalmPaymentDeps {
+  return {
+    ...palmConfirmationDeps(app, log),
+    palm: app.palm,
+    messenger: app.messenger,
+    limits: palmPayLimits(app.env),
   };
 }
 
