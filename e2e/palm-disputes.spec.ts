@@ -311,6 +311,11 @@ test.describe('Not me: a palm payment reported by its payer, resolved by an admi
     await expect(toast(payerPage, messages.notMeReported)).toBeVisible();
     await expect(record.getByTestId('dispute-status')).toHaveText('Reported');
     await expect(notMe).toHaveCount(0);
+    // The dashboard's History tab says so too.
+    await payerPage.goto('/user-dashboard');
+    await payerPage.getByRole('tab', { name: 'History' }).click();
+    const historyTab = payerPage.getByRole('region', { name: 'History', exact: true });
+    await expect(historyTab.getByTestId('dispute-status')).toHaveText('Reported');
 
     // The admin, on a 390 px wide phone, rejects it: a reason is required.
     const admin = await adminPage(browser, baseURL, 390);

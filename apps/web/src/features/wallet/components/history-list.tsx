@@ -99,9 +99,15 @@ function HistoryRow({
   const sent = !received && isMine(entry.sender, viewer);
   const sign = received ? '+' : sent ? '-' : '';
   const dispute = entry.txid === null ? undefined : notMe?.disputes.get(entry.txid);
-  const palmPaymentMade =
-    sent && entry.txid !== null && entry.amount !== null && (entry.hand_hash ?? null) !== null;
-  const showNotMe = palmPaymentMade && (status.toLowerCase() === 'completed' || dispute !== undefined);
+  // The person's disputes are all about palm payments they made; a completed one they sent that is not
+  // reported yet (its hand hash, where the server gives it) can be.
+  const reportable =
+    sent &&
+    entry.txid !== null &&
+    entry.amount !== null &&
+    (entry.hand_hash ?? null) !== null &&
+    status.toLowerCase() === 'completed';
+  const showNotMe = dispute !== undefined || reportable;
   return (
     <div className="flex flex-wrap items-start justify-between gap-3">
       <div className="min-w-0">

@@ -117,9 +117,9 @@ function Record({
 }) {
   const received = record.direction === 'received';
   const completed = record.status === 'completed';
-  // A palm payment this person made is the one kind they can report as "Not me"; once reported, its state.
-  const palmPaymentMade = !received && record.hand_hash !== null;
-  const showNotMe = palmPaymentMade && (completed || dispute !== undefined);
+  // A completed palm payment this person made is the one kind they can report as "Not me"; once reported,
+  // its dispute's state.
+  const showNotMe = dispute !== undefined || (!received && record.hand_hash !== null && completed);
   return (
     <article aria-label={`${received ? 'Received' : 'Sent'} ${formatInr(record.amount, 'en-IN')}`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
