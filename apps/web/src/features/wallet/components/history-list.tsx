@@ -130,15 +130,17 @@ function HistoryRow({
         </p>
         <StatusText status={status} />
         {notMe !== undefined && showNotMe ? (
-          <NotMeAction
-            payment={{
-              transactionId: entry.txid ?? '',
-              amount: entry.amount ?? '',
-              createdAt: entry.created_at,
-            }}
-            dispute={dispute}
-            onAsk={notMe.ask}
-          />
+          <div>
+            <NotMeAction
+              payment={{
+                transactionId: entry.txid ?? '',
+                amount: entry.amount ?? '',
+                createdAt: entry.created_at,
+              }}
+              dispute={dispute}
+              onAsk={notMe.ask}
+            />
+          </div>
         ) : null}
       </div>
     </div>
