@@ -243,6 +243,11 @@ test.describe('Not me: a palm payment reported by its payer, resolved by an admi
     await expect(card).toContainText('Open');
     await expect(card).toContainText('Not me link in the notice');
     await expect(card).toContainText(payer.contact.slice(-4));
+    // Where the scan was taken (the receiver's browser) and how close it was to the payer's palm.
+    await expect(card.getByText('Device', { exact: true }).locator('..')).toContainText('Chrome');
+    await expect(card.getByText('Similarity', { exact: true }).locator('..')).toHaveText(
+      /^Similarity\d{1,3}\.\d%$/,
+    );
     expect(await axeViolations(admin), 'Disputes tab').toEqual([]);
     await card.getByRole('button', { name: /^Refund/ }).click();
     const dialog = admin.getByRole('dialog', { name: 'Refund this payment?' });
