@@ -78,26 +78,14 @@ async function payerWithPalm(
   return session;
 }
 
-/**
- * A palm payment through the API, as the /receive page makes it: the palm, and (the palm being newly
- * enrolled, within the hold) the payer's code from their phone or email. The payment's transaction id.
- */
+/** A palm payment through the API, as the /receive page makes it; the payment's transaction id. */
 async function palmPaymentByApi(
   receiverSession: APIRequestContext,
-  payer: Account,
   body: { amount: number; receiverPhone: string; scan: { frames: string[]; source: 'camera' } },
 ): Promise<string> {
-  let confirmationId = '';
-  const code = await nextMessage(receiverSession, payer.contact, async () => {
-    const scanned = await receiverSession.post('/Palm/authenticate', {
-      headers: { 'Idempotency-Key': crypto.randomUUID() },
-      data: body,
-    });
-    expect(scanned.status(), await scanned.text()).toBe(202);
-    confirmationId = ((await scanned.json()) as { confirmation: { id: string } }).confirmation.id;
-  });
-  const paid = await receiverSession.post('/Palm/authenticate/confirm', {
-    data: { payment_id: confirmationId, otp: extractCode(code.body) },
+  const paid = await receiverSession.post('/Palm/authenticate', {
+    headers: { 'Idempotency-Key': crypto.randomUUID() },
+    data: body,
   });
   expect(paid.status(), await paid.text()).toBe(200);
   return ((await paid.json()) as { transaction: { id: string } }).transaction.id;
@@ -190,16 +178,10 @@ test.describe('Not me: a palm payment reported by its payer, resolved by an admi
     ] as const);
     await receiverPage.getByLabel('Expected Amount (INR)').fill('25.50');
     await receiverPage.getByRole('button', { name: 'Confirm Receive' }).click();
-    // The palm was enrolled moments ago: within the new-enrolment hold the payer's code confirms it.
-    const code = await nextMessage(payerSession, payer.contact, async () => {
-      await receiverPage.getByRole('button', { name: 'Demo left palm' }).click();
-      await expect(receiverPage.getByText(messages.palmCodeSentPhone)).toBeVisible({
-        timeout: SCAN_TIMEOUT_MS,
-      });
+    await receiverPage.getByRole('button', { name: 'Demo left palm' }).click();
+    await expect(receiverPage.getByText(messages.authenticationSuccessful)).toBeVisible({
+      timeout: SCAN_TIMEOUT_MS,
     });
-    await receiverPage.getByLabel('Payer’s 6-digit code').fill(extractCode(code.body));
-    await receiverPage.getByRole('button', { name: 'Confirm payment' }).click();
-    await expect(receiverPage.getByText(messages.authenticationSuccessful)).toBeVisible();
     await receiverPage.context().close();
     expect(await balanceOf(payerSession, payer)).toBe('74.50');
     const transactionId = await newestTransactionId(payerSession, payer);
@@ -285,7 +267,7 @@ test.describe('Not me: a palm payment reported by its payer, resolved by an admi
 
     // A palm payment of ₹12 (through the API, as the /receive page makes it), and a transfer of ₹3.
     const receiverSession = await apiSession(playwright, baseURL, receiver);
-    const transactionId = await palmPaymentByApi(receiverSession, payer, {
+    const transactionId = await palmPaymentByApi(receiverSession, {
       amount: 12,
       receiverPhone: receiver.contact,
       scan: { frames: palmFrames({ seed, identity: 0 }, 200), source: 'camera' },
