@@ -22,6 +22,8 @@ const ADMIN_ROUTES = [
   ['GET', '/api/merchants', undefined],
   ['GET', '/api/payouts', undefined],
   ['POST', `/api/payouts/${SOME_ID}`, { action: 'settle' }],
+  ['GET', '/api/disputes', undefined],
+  ['POST', `/api/disputes/${SOME_ID}`, { action: 'refund' }],
 ] as const;
 
 describe(`admin routes on ${testDatabaseKind}`, () => {
