@@ -1,4 +1,3 @@
-import { notMeTokenRequestSchema } from '@hasta/contracts/palm-trust';
 import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
@@ -13,24 +12,11 @@ import {
   secondaryButtonClass,
   textLinkClass,
 } from '../../../components/ui-classes';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { errorMessage } from '../../../lib/api-client';
 import { useFormatters } from '../../../lib/i18n-format';
 import { notMePreviewQueryKey, previewNotMe, reportNotMe } from '../api/not-me';
 import type { NotMePreview } from '../api/not-me';
-
-/**
- * The server refused the link itself (unknown, used, expired or malformed token): nothing to retry. Rate
- * limits and failures to answer are not the link's fault, so they are shown as they are, with a retry.
- */
-function isLinkRefused(error: unknown): boolean {
-  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
-}
-
-/** The token of `?token=`, or null when there is none or it cannot be one (then no request is made). */
-function tokenOf(text: string | null): string | null {
-  const parsed = notMeTokenRequestSchema.safeParse({ token: text ?? '' });
-  return parsed.success ? parsed.data.token : null;
-}
+import { isLinkRefused, notMeTokenOf } from '../utils/not-me-link';
 
 /**
  * /not-me?token=…: the link at the end of every palm payment's notice (issue 21). Works logged out: the
@@ -40,7 +26,7 @@ function tokenOf(text: string | null): string | null {
 export function NotMeRoute() {
   const { t } = useTranslation('notMe');
   const [params] = useSearchParams();
-  const token = tokenOf(params.get('token'));
+  const token = notMeTokenOf(params.get('token'));
 
   const preview = useQuery({
     queryKey: notMePreviewQueryKey(token ?? ''),
