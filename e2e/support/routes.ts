@@ -19,6 +19,7 @@ export const UNGUARDED_APP_PAGES = [
   { path: '/receive', heading: 'Receive Money' },
   { path: '/history', heading: 'Transaction History' },
   { path: '/qr-scan', heading: 'Scan QR Code' },
+  { path: '/not-me', heading: 'Report a palm payment' },
   { path: '/privacy', heading: 'Privacy' },
   { path: '/terms', heading: 'Terms' },
 ] as const;

@@ -32,6 +32,8 @@ export const APP_PAGE_PATHS = [
   '/qr-scan',
   // Anyone may check a receipt here; it loads one of the signed-in user's receipts by transaction id.
   '/verify',
+  // A palm payment's "Not me?" link: a one-time token in the address, nothing to index.
+  '/not-me',
 ] as const;
 
 export function isPublicPagePath(path: string): path is PublicPagePath {

@@ -92,6 +92,11 @@ export const historyEntrySchema = z.object({
   similarity: z.number().nullable(),
   txid: z.string().nullable(),
   tx: z.string().nullable(),
+  /**
+   * A transaction paid with a palm: the palm's hash, as on /api/transaction/history (the payer's History
+   * offers "Not me" on it). Absent from servers that do not say.
+   */
+  hand_hash: z.string().nullable().optional(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 

@@ -175,6 +175,15 @@ export const router = createBrowserRouter([
       page('/verify', 'verify', async () => ({
         Component: (await import('../features/receipts/routes/verify')).VerifyRoute,
       })),
+      // The "Not me?" link of a palm payment's notice: no login, its one-time token is the authority.
+      page(
+        '/not-me',
+        'notMe',
+        async () => ({
+          Component: (await import('../features/palm/routes/not-me')).NotMeRoute,
+        }),
+        { namespaces: ['notMe'] },
+      ),
       page('/qr-scan', 'qrScan', async () => ({
         Component: (await import('../features/wallet/routes/qr-scan')).QrScanRoute,
       })),

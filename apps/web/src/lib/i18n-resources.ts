@@ -6,6 +6,7 @@ import type { home } from '../locales/en/home';
 import type { legal } from '../locales/en/legal';
 import type { marketing } from '../locales/en/marketing';
 import { meta as enMeta } from '../locales/en/meta';
+import type { notMe } from '../locales/en/not-me';
 import type { technology } from '../locales/en/technology';
 import type { waitlist } from '../locales/en/waitlist';
 
@@ -24,6 +25,7 @@ export interface Resources {
   waitlist: typeof waitlist;
   legal: typeof legal;
   meta: typeof enMeta;
+  notMe: typeof notMe;
 }
 
 export type Namespace = keyof Resources;
@@ -76,6 +78,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     contact: () => import('../locales/en/contact').then((module) => module.contact),
     waitlist: () => import('../locales/en/waitlist').then((module) => module.waitlist),
     legal: () => import('../locales/en/legal').then((module) => module.legal),
+    notMe: () => import('../locales/en/not-me').then((module) => module.notMe),
   },
   hi: {
     common: () => import('../locales/hi/common').then((module) => module.common),
@@ -88,6 +91,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     contact: () => import('../locales/hi/contact').then((module) => module.contact),
     waitlist: () => import('../locales/hi/waitlist').then((module) => module.waitlist),
     legal: () => import('../locales/hi/legal').then((module) => module.legal),
+    notMe: () => import('../locales/hi/not-me').then((module) => module.notMe),
   },
 };
 

@@ -90,6 +90,11 @@ export const meta = {
       title: 'Terms',
       description: 'The terms of service for using Hasta, published on this page before launch.',
     },
+    notMe: {
+      title: 'Report a palm payment',
+      description:
+        'Tell Hasta that a palm payment was not you: palm pay pauses at once and the payment is reviewed.',
+    },
     notFound: {
       title: 'Page not found',
       description: 'There is no Hasta page at this address. It may have moved, or the link may be mistyped.',

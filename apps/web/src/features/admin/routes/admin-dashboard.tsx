@@ -4,6 +4,7 @@ import type { ComponentType } from 'react';
 import { Page } from '../../../components/page';
 import { Tabs } from '../../../components/tabs';
 import { ApplicantsSection } from '../components/applicants-section';
+import { DisputesSection } from '../components/disputes-section';
 import { InquiriesSection } from '../components/inquiries-section';
 import { KioskApplicationsSection } from '../components/kiosk-applications-section';
 import { MerchantsSection } from '../components/merchants-section';
@@ -21,6 +22,7 @@ const TABS = [
   { key: 'vendor-registrations', label: 'Vendor Registrations' },
   { key: 'kiosk-applications', label: 'Kiosk Applications' },
   { key: 'merchants', label: 'Merchants' },
+  { key: 'disputes', label: 'Disputes' },
 ] as const;
 type TabKey = (typeof TABS)[number]['key'];
 
@@ -33,6 +35,7 @@ const SECTIONS: Record<TabKey, ComponentType> = {
   'vendor-registrations': VendorRegistrationsSection,
   'kiosk-applications': KioskApplicationsSection,
   merchants: MerchantsSection,
+  disputes: DisputesSection,
 };
 
 /** The admin dashboard (spec §2.17): only the open tab is mounted, so each loads its list when it opens. */
@@ -42,7 +45,7 @@ export function AdminDashboardRoute() {
   return (
     <Page
       title="Admin Dashboard"
-      lead="Manage users, balances and transactions, the public site's sign-ups, and merchants."
+      lead="Manage users, balances and transactions, the public site's sign-ups, merchants, and disputed palm payments."
     >
       <Tabs label="Admin sections" tabs={TABS} active={tab} onChange={setTab}>
         <Section key={tab} />

@@ -12,6 +12,8 @@ import { toast } from 'react-hot-toast';
 
 import { secondaryButtonClass } from '../../../components/ui-classes';
 import { formatDateTime } from '../../../lib/date-format';
+import { NotMeAction } from './not-me';
+import type { NotMe } from './not-me';
 
 /** 10 leading + '…' + 6 trailing characters (spec §2.11, §9). */
 export function shortenHash(hash: string): string {
@@ -28,12 +30,21 @@ function isMine(party: string | null, viewer: Viewer): boolean {
   return party !== null && (party === viewer.email || party === viewer.phone);
 }
 
-export function HistoryList({ entries, viewer }: { entries: readonly HistoryEntry[]; viewer: Viewer }) {
+/** `notMe`: palm payments the viewer made get "Not me" (or their dispute's state). */
+export function HistoryList({
+  entries,
+  viewer,
+  notMe,
+}: {
+  entries: readonly HistoryEntry[];
+  viewer: Viewer;
+  notMe?: NotMe;
+}) {
   return (
     <ul className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white">
       {entries.map((entry, index) => (
         <li key={`${entry.txid ?? entry.type}-${entry.created_at}-${index}`} className="px-4 py-3">
-          <HistoryRow entry={entry} viewer={viewer} />
+          <HistoryRow entry={entry} viewer={viewer} notMe={notMe} />
         </li>
       ))}
     </ul>
@@ -49,7 +60,15 @@ function StatusText({ status }: { status: string }) {
   );
 }
 
-function HistoryRow({ entry, viewer }: { entry: HistoryEntry; viewer: Viewer }) {
+function HistoryRow({
+  entry,
+  viewer,
+  notMe,
+}: {
+  entry: HistoryEntry;
+  viewer: Viewer;
+  notMe: NotMe | undefined;
+}) {
   const when = <span className="text-sm text-slate-600">{formatDateTime(entry.created_at)}</span>;
   if (entry.type === 'palm_registration') {
     return (
@@ -79,6 +98,16 @@ function HistoryRow({ entry, viewer }: { entry: HistoryEntry; viewer: Viewer }) 
   const received = isMine(entry.receiver, viewer);
   const sent = !received && isMine(entry.sender, viewer);
   const sign = received ? '+' : sent ? '-' : '';
+  const dispute = entry.txid === null ? undefined : notMe?.disputes.get(entry.txid);
+  // The person's disputes are all about palm payments they made; a completed one they sent that is not
+  // reported yet (its hand hash, where the server gives it) can be.
+  const reportable =
+    sent &&
+    entry.txid !== null &&
+    entry.amount !== null &&
+    (entry.hand_hash ?? null) !== null &&
+    status.toLowerCase() === 'completed';
+  const showNotMe = dispute !== undefined || reportable;
   return (
     <div className="flex flex-wrap items-start justify-between gap-3">
       <div className="min-w-0">
@@ -100,6 +129,19 @@ function HistoryRow({ entry, viewer }: { entry: HistoryEntry; viewer: Viewer }) 
           {entry.amount === null ? '—' : formatInr(entry.amount, 'en-IN')}
         </p>
         <StatusText status={status} />
+        {notMe !== undefined && showNotMe ? (
+          <div>
+            <NotMeAction
+              payment={{
+                transactionId: entry.txid ?? '',
+                amount: entry.amount ?? '',
+                createdAt: entry.created_at,
+              }}
+              dispute={dispute}
+              onAsk={notMe.ask}
+            />
+          </div>
+        ) : null}
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { HISTORY_ID_SHOWN_CHARS, HISTORY_STAGGER_S } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import { HISTORY_PAGE_SIZE, type TransactionRecord } from '@hasta/contracts/wallet';
+import type { Dispute } from '@hasta/contracts/palm-trust';
 import { formatInr } from '@hasta/ledger/money';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { motion, useReducedMotion } from 'motion/react';
@@ -14,6 +15,8 @@ import { formatDateTime } from '../../../lib/date-format';
 import { fetchTransactionHistory, historyQueryKey } from '../api/wallet';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { LoadMore } from '../components/load-more';
+import { NotMeAction, useNotMe } from '../components/not-me';
+import type { NotMe } from '../components/not-me';
 
 function shortId(value: string | null): string {
   return value === null || value === '' ? '—' : `${value.slice(0, HISTORY_ID_SHOWN_CHARS)}...`;
@@ -32,6 +35,7 @@ export function HistoryRoute() {
     enabled: userId !== null,
     refetchOnMount: 'always',
   });
+  const notMe = useNotMe(userId);
   const pages = history.data?.pages ?? [];
   const empty = history.isSuccess && pages.every((page) => page.items.length === 0);
 
@@ -67,7 +71,7 @@ export function HistoryRoute() {
         <>
           <ul className="space-y-4">
             {pages.map((page) => (
-              <Records key={page.items[0]?.id ?? 'empty'} records={page.items} />
+              <Records key={page.items[0]?.id ?? 'empty'} records={page.items} notMe={notMe} />
             ))}
           </ul>
           <LoadMore
@@ -80,13 +84,14 @@ export function HistoryRoute() {
           />
         </>
       ) : null}
+      {notMe.dialog}
       <BackToDashboard />
     </Page>
   );
 }
 
 /** One page of records; each page staggers in from its own first item. */
-function Records({ records }: { records: readonly TransactionRecord[] }) {
+function Records({ records, notMe }: { records: readonly TransactionRecord[]; notMe: NotMe }) {
   const reduce = useReducedMotion() === true;
   return records.map((record, index) => (
     <motion.li
@@ -96,14 +101,25 @@ function Records({ records }: { records: readonly TransactionRecord[] }) {
       animate={{ opacity: 1, y: 0 }}
       transition={reduce ? { duration: 0 } : { duration: 0.3, delay: index * HISTORY_STAGGER_S }}
     >
-      <Record record={record} />
+      <Record record={record} dispute={notMe.disputes.get(record.id)} onNotMe={notMe.ask} />
     </motion.li>
   ));
 }
 
-function Record({ record }: { record: TransactionRecord }) {
+function Record({
+  record,
+  dispute,
+  onNotMe,
+}: {
+  record: TransactionRecord;
+  dispute: Dispute | undefined;
+  onNotMe: NotMe['ask'];
+}) {
   const received = record.direction === 'received';
   const completed = record.status === 'completed';
+  // A completed palm payment this person made is the one kind they can report as "Not me"; once reported,
+  // its dispute's state.
+  const showNotMe = dispute !== undefined || (!received && record.hand_hash !== null && completed);
   return (
     <article aria-label={`${received ? 'Received' : 'Sent'} ${formatInr(record.amount, 'en-IN')}`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -118,6 +134,13 @@ function Record({ record }: { record: TransactionRecord }) {
           <p className={`text-sm font-semibold ${completed ? 'text-emerald-800' : 'text-slate-700'}`}>
             {record.status}
           </p>
+          {showNotMe ? (
+            <NotMeAction
+              payment={{ transactionId: record.id, amount: record.amount, createdAt: record.created_at }}
+              dispute={dispute}
+              onAsk={onNotMe}
+            />
+          ) : null}
         </div>
       </div>
       <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-2">

@@ -19,6 +19,7 @@ import { dashboardQueryKey, fetchDashboard, fetchDashboardHistory } from '../api
 import type { DashboardUser } from '../api/wallet';
 import { HistoryList } from '../components/history-list';
 import { LoadMore } from '../components/load-more';
+import { useNotMe } from '../components/not-me';
 
 const NOTIFICATIONS_KEY = 'notificationsActive';
 const MASK = '••••••';
@@ -232,6 +233,7 @@ function HistoryTab({ user }: { user: DashboardUser }) {
   const [next, setNext] = useState(user.user_history_next);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const notMe = useNotMe(user.id);
   const entries = older.length === 0 ? user.user_history : [...user.user_history, ...older];
 
   const loadOlder = async (): Promise<void> => {
@@ -258,8 +260,9 @@ function HistoryTab({ user }: { user: DashboardUser }) {
         {entries.length === 0 ? (
           <p className="text-slate-600">No history yet.</p>
         ) : (
-          <HistoryList entries={entries} viewer={user} />
+          <HistoryList entries={entries} viewer={user} notMe={notMe} />
         )}
+        {notMe.dialog}
         <LoadMore hasMore={next !== null} loading={loading} error={error} onLoad={() => void loadOlder()} />
       </div>
     </section>
