@@ -184,6 +184,13 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
         .transactions.find((t: { id: string }) => t.id === paid.json().transaction.id);
     expect(await historyOf(payer.token)).toMatchObject({ direction: 'sent', hand_hash: payerPalm });
     expect(await historyOf(receiver.token)).toMatchObject({ direction: 'received', hand_hash: null });
+    // The dashboard's History tab too (it offers "Not me" on the payer's palm payments).
+    const dashboardEntryOf = async (token: string) =>
+      (await get('/api/dashboard', token))
+        .json()
+        .user.user_history.find((e: { txid?: string }) => e.txid === paid.json().transaction.id);
+    expect(await dashboardEntryOf(payer.token)).toMatchObject({ hand_hash: payerPalm });
+    expect(await dashboardEntryOf(receiver.token)).toMatchObject({ hand_hash: null });
 
     const stranger = await post('/Palm/authenticate', receiver.token, {
       amount: 1,

@@ -113,6 +113,8 @@ export async function readHistoryPage(
       txid: record.id,
       // The payment's entry in the verifiable log, as on its receipt (null until it is sequenced).
       tx: record.blockchain_tx,
+      // The palm that paid, on the payer's own entry only (toTransactionRecord shows it to the payer alone).
+      hand_hash: record.hand_hash,
     };
     return { seq: view.seq, entry };
   });
