@@ -37,6 +37,7 @@ import { merchantStoreRoutes } from './routes/merchant-store';
 import { publicFormRoutes } from './routes/public-forms';
 import { qrRoutes } from './routes/qr';
 import { palmRoutes } from './routes/palm';
+import { palmEnrolmentRoutes } from './routes/palm-enrolment';
 import { siteMapRoutes } from './routes/site-map';
 import { walletRoutes } from './routes/wallet';
 
@@ -177,6 +178,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(merchantStoreRoutes, { prefix: '/api', deps: merchant });
   await app.register(qrRoutes, { prefix: '/api', deps: { db } });
   await app.register(palmRoutes);
+  await app.register(palmEnrolmentRoutes);
   await app.register(siteMapRoutes);
   if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes, { deps: { db } });
 

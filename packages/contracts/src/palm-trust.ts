@@ -41,7 +41,8 @@ export const stepUpVerifyResponseSchema = z.object({
  * 202 from POST /Palm/register when an admin registers a palm for another user (spec §2.17, admin_mode):
  * nothing is enrolled yet; the owner approves on their own device with the code sent to them.
  */
-export const enrolmentRequestStatusSchema = z.enum(['waiting', 'approved', 'declined', 'expired']);
+/** 'failed': given up after too many wrong codes. */
+export const enrolmentRequestStatusSchema = z.enum(['waiting', 'approved', 'declined', 'expired', 'failed']);
 export const enrolmentRequestSchema = z.object({
   id: z.uuid(),
   which_hand: handSchema,

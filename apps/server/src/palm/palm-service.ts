@@ -28,6 +28,31 @@ export class PalmNotRecognisedError extends AppError {
   }
 }
 
+/**
+ * A registration refused for a reason its answer must not tell (issue 21): the palm is someone else's, or
+ * the frames do not show one palm. One status and message for both, so registering is no way to learn
+ * whether a palm is enrolled.
+ */
+export class PalmRegistrationRefusedError extends AppError {
+  constructor() {
+    super('BAD_REQUEST', messages.palmRegistrationRefused);
+    this.name = 'PalmRegistrationRefusedError';
+  }
+}
+
+/** A protected template ready to enrol on one hand. */
+export interface PalmEnrolment {
+  hand: Hand;
+  key: PalmKey;
+  template: ProtectedTemplate;
+}
+
+/** A scan made into a template, with its feature kept (in memory only) for the duplicate search. */
+export interface PalmCandidate extends PalmEnrolment {
+  palmHash: string;
+  readonly feature: PalmFeatures;
+}
+
 /** Target false-positive identification rate of one search over the whole gallery (FPIR ≈ N × FMR). */
 const TARGET_FPIR = 1e-3;
 /** A frame whose guide box is this flat (grey-level standard deviation) or this dark/bright shows no palm. */
@@ -132,23 +157,52 @@ export class PalmService {
   }
 
   /**
-   * Registers one hand: the scan's frames must show one palm (held still), which must not already belong to
-   * anyone; they are fused into one feature (packages/palm/src/fusion.ts) and that is protected. Consent, the
-   * template and the events are one transaction; the log events go to its outbox in the same transaction.
+   * Registers one hand at once (no step-up, no approval: those are the use cases' in register-palm.ts): the
+   * hand must be free, the scan one palm that nobody has enrolled. Tests and tools use it.
    */
   async enrol(userId: string, hand: Hand, scan: PalmScan): Promise<{ palmHash: string; templateId: string }> {
+    await this.assertHandFree(userId, hand);
+    const candidate = this.makeCandidate(hand, scan);
+    const owner = await this.ownerOf(candidate);
+    if (owner === userId) throw AppError.of('CONFLICT', 'palmAlreadyEnrolled');
+    if (owner !== undefined) throw new PalmRegistrationRefusedError();
+    return this.commit(userId, candidate);
+  }
+
+  /** Refuses a hand the user has already registered. */
+  async assertHandFree(userId: string, hand: Hand): Promise<void> {
     if (await this.#registered(this.db, userId, hand)) throw AppError.of('CONFLICT', 'handAlreadyRegistered');
+  }
+
+  /**
+   * A scan made into the protected template of one hand, not enrolled yet: its frames must show one palm
+   * (held still), fused into one feature (packages/palm/src/fusion.ts). The unprotected feature stays in
+   * this object, in this request's memory, for the duplicate search (ownerOf).
+   */
+  makeCandidate(hand: Hand, scan: PalmScan): PalmCandidate {
     // Templates hold every palm in a right hand's orientation: a left hand cut from the guide box is mirrored
     // here, as the landmark ROI mirrors it in the browser.
     const frames = this.readFrames(scan);
     const oriented = hand === 'left' && scan.roi !== 'landmarks' ? frames.map(mirrorFrame) : frames;
     const feature = fusedFeature(oriented);
-    if (!feature) throw AppError.of('BAD_REQUEST', 'palmScansDisagree');
+    if (!feature) throw new PalmRegistrationRefusedError();
     const key = this.keys.current;
     const template = key.protector.enrol(feature);
-    if ((await this.#identify(feature, TARGET_FPIR)).outcome === 'match') {
-      throw AppError.of('CONFLICT', 'palmAlreadyEnrolled');
-    }
+    return { hand, key, template, palmHash: palmHash(template), feature };
+  }
+
+  /** Whose enrolled palm (with a live consent) the candidate is, if anyone's. */
+  async ownerOf(candidate: PalmCandidate): Promise<string | undefined> {
+    const found = await this.#identify(candidate.feature, TARGET_FPIR);
+    return found.outcome === 'match' ? this.#enrolled.get(found.templateId)?.userId : undefined;
+  }
+
+  /**
+   * Enrols a template: consent, the template and the events are one transaction; the log events go to its
+   * outbox in the same transaction. The palm joins the gallery at once.
+   */
+  async commit(userId: string, enrolment: PalmEnrolment): Promise<{ palmHash: string; templateId: string }> {
+    const { hand, key, template } = enrolment;
     const templateId = randomUUID();
     const hash = palmHash(template);
     await this.db.transaction().execute(async (trx) => {
@@ -175,6 +229,30 @@ export class PalmService {
     });
     this.#add(templateId, { userId, hand, key }, template);
     return { palmHash: hash, templateId };
+  }
+
+  /** A candidate's template sealed for a waiting enrolment request (never the feature). */
+  sealForRequest(requestId: string, candidate: PalmCandidate): { keyId: string; sealed: Buffer } {
+    const key = candidate.key;
+    const sealed = seal(
+      key.sealKey,
+      serializeTemplate(candidate.template),
+      `palm enrolment request ${requestId}`,
+    );
+    return { keyId: key.keyIdHex, sealed };
+  }
+
+  /** A waiting request's template, or undefined when its key is no longer configured. */
+  openRequest(
+    requestId: string,
+    hand: Hand,
+    stored: { keyId: string; sealed: Uint8Array },
+  ): PalmEnrolment | undefined {
+    const key = this.#keyById(stored.keyId);
+    if (!key) return undefined;
+    const bytes = open(key.sealKey, stored.sealed, `palm enrolment request ${requestId}`);
+    if (!bytes) throw new Error(`palm enrolment request ${requestId} does not open under its key`);
+    return { hand, key, template: parseTemplate(new Uint8Array(bytes)) };
   }
 
   /**
@@ -226,8 +304,8 @@ export class PalmService {
       .execute();
   }
 
-  /** Withdraws every live consent of the user: their palms leave the gallery at once. */
-  async withdraw(userId: string): Promise<boolean> {
+  /** Withdraws every live consent of the user: their palms leave the gallery at once. Answers the hands. */
+  async withdraw(userId: string): Promise<Hand[]> {
     const withdrawn = await this.db.transaction().execute(async (trx) => {
       const rows = await withdrawConsents(trx, userId);
       await recordEvents(
@@ -235,10 +313,10 @@ export class PalmService {
         userId,
         rows.map((row) => ({ type: 'consent.withdrawn', hand: row.hand })),
       );
-      return rows.length;
+      return rows.map((row) => row.hand);
     });
     this.#removeUser(userId);
-    return withdrawn > 0;
+    return withdrawn;
   }
 
   /** Gives consent again for each registered hand without a live consent; its palms return to the gallery. */
@@ -274,9 +352,9 @@ export class PalmService {
 
   /**
    * Erasure: the templates are deleted, any live consent is withdrawn and an erase event is logged for each
-   * hand. The caller then destroys the user's data key, so their log records can never be opened again.
+   * hand (answered). The caller then destroys the user's data key, so their log records can never be opened again.
    */
-  async erase(userId: string): Promise<boolean> {
+  async erase(userId: string): Promise<Hand[]> {
     const erased = await this.db.transaction().execute(async (trx) => {
       const consents = await withdrawConsents(trx, userId);
       const templates = await trx
@@ -288,10 +366,10 @@ export class PalmService {
         ...consents.map((row) => ({ type: 'consent.withdrawn' as const, hand: row.hand })),
         ...templates.map((row) => ({ type: 'palm.erased' as const, hand: row.hand })),
       ]);
-      return templates.length;
+      return templates.map((row) => row.hand);
     });
     this.#removeUser(userId);
-    return erased > 0;
+    return erased;
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   palmRegistrationStateRequestSchema,
   palmRegistrationStateResponseSchema,
 } from '@hasta/contracts/palm';
+import { palmEnrolmentPendingResponseSchema } from '@hasta/contracts/palm-trust';
 import { successResponseSchema } from '@hasta/contracts/auth';
 import { idempotencyHeaderSchema } from '@hasta/contracts/wallet';
 import { paiseToRupeesText } from '@hasta/ledger/money';
@@ -36,6 +37,7 @@ import { receivePalmPayment } from '../palm/receive-palm-payment';
 import { palmRegistrationState, registerPalm, type PalmRegistrationDeps } from '../palm/register-palm';
 import { actingFor, requireUser } from '../plugins/auth';
 import { idempotencyKey } from './support/idempotency-key';
+import { publicOrigin } from './support/public-origin';
 import {
   PALM_BODY_LIMIT_BYTES,
   palmPaidAnswer,
@@ -50,12 +52,20 @@ import {
 export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
   const palm = app.palm;
   const tags = ['palm'];
+  const notices = { db: app.database.db, messenger: app.messenger };
   const consentDeps: PalmConsentDeps = {
     consents: app.palmConsents,
     palm,
     transparencyLog: app.transparencyLog,
+    notices,
   };
-  const registrationDeps: PalmRegistrationDeps = { consents: app.palmConsents, palm };
+  const registrationDeps: PalmRegistrationDeps = {
+    db: app.database.db,
+    consents: app.palmConsents,
+    palm,
+    messenger: app.messenger,
+    secret: app.env.COOKIE_SECRET,
+  };
   const confirmationDeps: PalmConfirmationDeps = {
     ledger: app.ledger,
     pendingExpiry: app.pendingExpiry,
@@ -84,22 +94,39 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: PALM_BODY_LIMIT_BYTES,
       schema: {
         tags,
-        summary: 'Register one hand (consent given with it); admins may register for another user',
+        summary:
+          'Register one of your hands (consent given with it; needs a palm_enrol step-up of this session), ' +
+          'or, as an admin, start a registration for another user that they approve with a code (202)',
         body: palmRegisterRequestSchema,
-        response: { 200: palmRegisterResponseSchema },
+        response: { 200: palmRegisterResponseSchema, 202: palmEnrolmentPendingResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = await requireUser(request);
       const userId = actingFor(auth, request.body.user_id);
       const hand = request.body.which_hand;
-      const { palmHash } = await registerPalm(registrationDeps, { userId, hand, scan: request.body.scan });
+      const outcome = await registerPalm(registrationDeps, {
+        caller: { userId: auth.user.id, sessionId: auth.sessionId },
+        userId,
+        hand,
+        scan: request.body.scan,
+        origin: publicOrigin(request),
+      });
+      if (outcome.kind === 'pending') {
+        return reply.code(202).send({
+          success: true as const,
+          state: false as const,
+          approval_required: true as const,
+          message: messages.palmEnrolmentApprovalSent,
+          request: outcome.request,
+        });
+      }
       return {
         success: true as const,
         state: true as const,
         message: `${hand === 'left' ? 'Left' : 'Right'} hand has been registered successfully.`,
         which_hand: hand,
-        palm_hash: palmHash,
+        palm_hash: outcome.palmHash,
       };
     },
   );
