@@ -177,8 +177,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(adminMerchantRoutes, { prefix: '/api', deps: merchant });
   await app.register(merchantStoreRoutes, { prefix: '/api', deps: merchant });
   await app.register(qrRoutes, { prefix: '/api', deps: { db } });
-  await app.register(palmRoutes);
-  await app.register(palmEnrolmentRoutes);
+  await app.register(palmRoutes, { deps: { db } });
+  await app.register(palmEnrolmentRoutes, { deps: { db } });
   await app.register(siteMapRoutes);
   if (env.NODE_ENV !== 'production') await app.register(devOutboxRoutes, { deps: { db } });
 

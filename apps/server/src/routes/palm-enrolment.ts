@@ -30,9 +30,11 @@ const requestParamsSchema = z.object({ id: z.uuid(messages.palmEnrolmentRequestN
  * The owner's side of palm trust (issue 21): the step-up that enrolling a palm or turning palm pay back on
  * needs, the admin-assisted registrations waiting for the owner's approval, and palm pay's pause.
  */
-export const palmEnrolmentRoutes: FastifyPluginAsyncZod = async (app) => {
+export const palmEnrolmentRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps, 'db'> }> = async (
+  app,
+  { deps: { db } },
+) => {
   const tags = ['palm'];
-  const db = app.database.db;
   const stepUpDeps: PalmStepUpDeps = { db, secret: app.env.COOKIE_SECRET, messenger: app.messenger };
   const requestDeps: Pick<PalmRegistrationDeps, 'db' | 'palm' | 'messenger' | 'secret'> = {
     db,

@@ -49,10 +49,13 @@ import {
  * Palm registration and palm payments (spec §7 `/Palm/*`), and the person's consent (Consent tab):
  * withdrawing stops palm payments at once; erasing deletes the templates and shreds the log records.
  */
-export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
+export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps, 'db'> }> = async (
+  app,
+  { deps: { db } },
+) => {
   const palm = app.palm;
   const tags = ['palm'];
-  const notices = { db: app.database.db, messenger: app.messenger };
+  const notices = { db, messenger: app.messenger };
   const consentDeps: PalmConsentDeps = {
     consents: app.palmConsents,
     palm,
@@ -60,7 +63,7 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
     notices,
   };
   const registrationDeps: PalmRegistrationDeps = {
-    db: app.database.db,
+    db,
     consents: app.palmConsents,
     palm,
     messenger: app.messenger,
