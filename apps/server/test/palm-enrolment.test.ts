@@ -154,6 +154,16 @@ describe(`palm enrolment needs the owner on ${testDatabaseKind}`, () => {
       expect(validFor).toBeLessThanOrEqual(5 * 60_000);
       // Single use.
       expect((await verify(owner.token, code)).statusCode).toBe(400);
+      // The session may ask whether it has one (a reloaded page need not ask for another code).
+      expect((await get('/Palm/step-up/palm_enrol', owner.token)).json()).toEqual({
+        verified: true,
+        valid_until: verified.json().valid_until,
+      });
+      expect((await get('/Palm/step-up/palm_enrol', otherSession)).json()).toEqual({
+        verified: false,
+        valid_until: null,
+      });
+      expect((await get('/Palm/step-up/palm_unfreeze', owner.token)).json().verified).toBe(false);
 
       // The step-up counts for this session only.
       expect((await rawRegister(otherSession, 'left', 50)).json().message).toBe(messages.stepUpRequired);

@@ -30,20 +30,21 @@ export async function recordStepUp(
     .execute();
 }
 
-/** Whether this session of this user has a step-up for `purpose` that still counts at `now`. */
-export async function hasLiveStepUp(
+/** Until when this session of this user has a step-up for `purpose` that counts at `now`, if it has one. */
+export async function liveStepUpUntil(
   db: Kysely<Schema>,
   input: { sessionId: string; userId: string; purpose: StepUpPurpose; now: Date },
-): Promise<boolean> {
+): Promise<Date | undefined> {
   const row = await db
     .selectFrom('palm_step_ups')
-    .select('id')
+    .select('expires_at')
     .where('session_id', '=', input.sessionId)
     .where('user_id', '=', input.userId)
     .where('purpose', '=', input.purpose)
     .where('verified_at', '<=', input.now)
     .where('expires_at', '>', input.now)
+    .orderBy('expires_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row !== undefined;
+  return row ? new Date(row.expires_at) : undefined;
 }

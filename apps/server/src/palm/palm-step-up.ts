@@ -6,7 +6,7 @@ import type { Schema } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import type { Messenger } from '../messaging/messenger';
 import { maskAddress, ownContactOf } from '../notices/notify-owner';
-import { hasLiveStepUp, recordStepUp } from './palm-step-up-repository';
+import { liveStepUpUntil, recordStepUp } from './palm-step-up-repository';
 
 /**
  * The owner's fresh step-up (issue 21): before a palm is enrolled on an account or palm pay is turned back
@@ -84,5 +84,14 @@ export async function assertStepUp(
   input: StepUpCaller & { purpose: StepUpPurpose },
   now = new Date(),
 ): Promise<void> {
-  if (!(await hasLiveStepUp(db, { ...input, now }))) throw AppError.of('FORBIDDEN', 'stepUpRequired');
+  if (!(await liveStepUpUntil(db, { ...input, now }))) throw AppError.of('FORBIDDEN', 'stepUpRequired');
+}
+
+/** Until when the caller's session has a live step-up for `purpose`, or null. */
+export async function stepUpStatus(
+  db: Kysely<Schema>,
+  input: StepUpCaller & { purpose: StepUpPurpose },
+  now = new Date(),
+): Promise<{ validUntil: Date | null }> {
+  return { validUntil: (await liveStepUpUntil(db, { ...input, now })) ?? null };
 }

@@ -4,6 +4,8 @@ import {
   enrolmentRequestListResponseSchema,
   enrolmentRequestSchema,
   palmPayStatusResponseSchema,
+  stepUpPurposeSchema,
+  stepUpStatusResponseSchema,
   stepUpSendRequestSchema,
   stepUpSendResponseSchema,
   stepUpVerifyRequestSchema,
@@ -20,7 +22,7 @@ import {
   viewEnrolmentRequest,
 } from '../palm/palm-enrolment-request';
 import { palmPayStatus, unfreezePalmPay } from '../palm/palm-pay-status';
-import { sendStepUpCode, verifyStepUpCode, type PalmStepUpDeps } from '../palm/palm-step-up';
+import { sendStepUpCode, stepUpStatus, verifyStepUpCode, type PalmStepUpDeps } from '../palm/palm-step-up';
 import type { PalmRegistrationDeps } from '../palm/register-palm';
 import { requireUser } from '../plugins/auth';
 
@@ -93,6 +95,27 @@ export const palmEnrolmentRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistr
         message: messages.stepUpVerified,
         valid_until: validUntil.toISOString(),
       };
+    },
+  );
+
+  app.get(
+    '/Palm/step-up/:purpose',
+    {
+      schema: {
+        tags,
+        summary: 'Whether this session has a live step-up for the purpose, and until when',
+        params: z.object({ purpose: stepUpPurposeSchema }),
+        response: { 200: stepUpStatusResponseSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      const { validUntil } = await stepUpStatus(db, {
+        userId: auth.user.id,
+        sessionId: auth.sessionId,
+        purpose: request.params.purpose,
+      });
+      return { verified: validUntil !== null, valid_until: validUntil?.toISOString() ?? null };
     },
   );
 

@@ -5,6 +5,7 @@ import {
   enrolmentRequestSchema,
   palmPayStatusResponseSchema,
   stepUpSendResponseSchema,
+  stepUpStatusResponseSchema,
   stepUpVerifyResponseSchema,
 } from '@hasta/contracts/palm-trust';
 import type { EnrolmentRequest, StepUpPurpose } from '@hasta/contracts/palm-trust';
@@ -25,7 +26,19 @@ export const palmTrustKeys = {
   enrolmentRequests: ['palm', 'enrolment-requests'] as const,
   enrolmentRequest: (id: string) => ['palm', 'enrolment-requests', id] as const,
   payStatus: ['palm', 'pay-status'] as const,
+  stepUp: (purpose: StepUpPurpose) => ['palm', 'step-up', purpose] as const,
 };
+
+/** GET /Palm/step-up/{purpose}: whether this session already has a live step-up for it. */
+export function fetchStepUpStatus(
+  purpose: StepUpPurpose,
+  signal?: AbortSignal,
+): Promise<z.infer<typeof stepUpStatusResponseSchema>> {
+  return apiRequest(`/Palm/step-up/${purpose}`, {
+    schema: stepUpStatusResponseSchema,
+    ...(signal === undefined ? {} : { signal }),
+  });
+}
 
 /** POST /Palm/step-up/send: a code to the signed-in owner's own phone, else email. */
 export function sendStepUpCode(purpose: StepUpPurpose): Promise<StepUpSent> {

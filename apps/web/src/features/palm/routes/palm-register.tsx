@@ -21,7 +21,7 @@ import {
 import { errorMessage } from '../../../lib/api-client';
 import { isAdmin, useStoredUser } from '../../../lib/auth-storage';
 import { buildLoginPath } from '../../../lib/login-redirect';
-import { fetchEnrolmentRequest, palmTrustKeys } from '../../../lib/palm-trust';
+import { fetchEnrolmentRequest, fetchStepUpStatus, palmTrustKeys } from '../../../lib/palm-trust';
 import type { EnrolmentRequest } from '../../../lib/palm-trust';
 import { fetchRegistrationState, palmKeys, registerPalm } from '../api/palm';
 import {
@@ -74,7 +74,18 @@ export function PalmRegisterRoute() {
   // One's own palm: this session's step-up, verified until this time.
   const ownPalm = targetId === null || targetId === user?.id;
   const [verifiedUntil, setVerifiedUntil] = useState<Date | null>(null);
-  const confirmed = !ownPalm || verifiedUntil !== null;
+  // A session that confirmed within the last 5 minutes (the page reloaded) need not ask for another code.
+  const stepUp = useQuery({
+    queryKey: palmTrustKeys.stepUp('palm_enrol'),
+    queryFn: ({ signal }) => fetchStepUpStatus('palm_enrol', signal),
+    enabled: user !== null && ownPalm,
+    refetchOnMount: 'always',
+  });
+  const confirmed = !ownPalm || verifiedUntil !== null || stepUp.data?.verified === true;
+  const stepUpLost = (): void => {
+    setVerifiedUntil(null);
+    queryClient.setQueryData(palmTrustKeys.stepUp('palm_enrol'), { verified: false, valid_until: null });
+  };
   // Set by a scan the server answered with a request waiting for the owner.
   const pendingRequest = useRef<EnrolmentRequest | null>(null);
 
@@ -161,7 +172,7 @@ export function PalmRegisterRoute() {
           </div>
         ) : null}
 
-        {hands !== null && !confirmed ? (
+        {hands !== null && !confirmed && stepUp.data !== undefined ? (
           <div className={cardClass}>
             <StepUpCode
               purpose="palm_enrol"
@@ -212,7 +223,7 @@ export function PalmRegisterRoute() {
               }}
               onError={(message) => {
                 // The step-up ran out (5 minutes): confirm again before the next scan.
-                if (message === messages.stepUpRequired) setVerifiedUntil(null);
+                if (message === messages.stepUpRequired) stepUpLost();
                 setPhase({ kind: 'error', hand: shown.hand, attempt: shown.attempt, message });
               }}
             />
