@@ -141,13 +141,18 @@ async function registerWithCamera(page: Page, hand: Hand): Promise<void> {
   await agreeAndScan(page, hand);
 }
 
-async function agreeAndScan(page: Page, hand: Hand): Promise<void> {
+/** Agrees to the notice: the scanner opens (and scans). */
+async function agreeToScan(page: Page): Promise<void> {
   await expect(page.getByText(PALM_CONSENT_NOTICE)).toBeVisible();
   // No scanner until the person agrees.
   await expect(page.getByText(messages.palmConsentRequired)).toBeVisible();
   await expect(page.getByLabel('Camera preview with the palm guide box')).toHaveCount(0);
   await page.getByRole('checkbox', { name: 'I agree' }).check();
   await expect(page.getByLabel('Camera preview with the palm guide box')).toBeVisible();
+}
+
+async function agreeAndScan(page: Page, hand: Hand): Promise<void> {
+  await agreeToScan(page);
   await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
   await expect(
     page.getByText(`${hand === 'left' ? 'Left' : 'Right'} hand has been registered successfully.`),
@@ -298,7 +303,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await expect(page.getByRole('heading', { name: 'Registering your LEFT hand' })).toBeVisible();
       expect(await axeViolations(page), '/palm-register in admin mode').toEqual([]);
       const before = await latestMessageId(page.request, account.contact);
-      await agreeAndScan(page, 'left');
+      await agreeToScan(page);
       // Nothing is registered yet: the owner's code went to them, and the page waits for their approval.
       const waiting = page.getByRole('region', { name: 'Waiting for the owner' });
       await expect(waiting.getByText('Waiting for the owner’s approval')).toBeVisible({
@@ -383,11 +388,12 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
           if (sessionState === undefined) {
             page = await signedInPage(camera, baseURL, account);
             await stepUpByApi(page.request, account.contact);
+            await page.goto('/palm-register');
             sessionState = await page.context().storageState();
           } else {
             page = await sameSessionPage(camera, baseURL, sessionState);
+            await page.goto('/palm-register');
           }
-          await page.goto('/palm-register');
           await page.getByRole('button', { name: 'Register Left Hand' }).click();
           await page.getByRole('checkbox', { name: 'I agree' }).check();
           await expect(page.getByTestId('palm-feedback')).toHaveText(film.feedback, {
