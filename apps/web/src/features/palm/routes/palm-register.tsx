@@ -411,7 +411,7 @@ function WaitingForOwner({
   return (
     <section aria-label="Waiting for the owner" className={`${cardClass} space-y-3`}>
       <p role="status" className="text-xl font-semibold text-slate-900">
-        Waiting for the owner&apos;s approval
+        Waiting for the owner’s approval
       </p>
       <p className="text-slate-800">
         {messages.palmEnrolmentApprovalSent} Nothing is registered until{' '}
