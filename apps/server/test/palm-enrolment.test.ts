@@ -326,6 +326,40 @@ describe(`palm enrolment needs the owner on ${testDatabaseKind}`, () => {
       expect((await get(`/Palm/enrolment-requests/${randomUUID()}`, owner.token)).statusCode).toBe(404);
     });
 
+    it('enrols once when approvals race, and drops the templates of requests nobody answered', async () => {
+      const owner = await registerUser(test.app, test.database);
+      const request = (await adminRegister(owner.user.id, 'left', 63)).json().request;
+      const code = await lastCode(test.database, owner.user.email!);
+      const answers = await Promise.all(
+        [0, 1, 2].map(() =>
+          post(`/Palm/enrolment-requests/${request.id}/approve`, owner.token, { otp: code }),
+        ),
+      );
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409]);
+      const templates = await test.database.db
+        .selectFrom('palm_templates')
+        .select('id')
+        .where('user_id', '=', owner.user.id)
+        .execute();
+      expect(templates).toHaveLength(1);
+
+      const forgotten = await registerUser(test.app, test.database);
+      const stale = (await adminRegister(forgotten.user.id, 'right', 64)).json().request;
+      await test.database.db
+        .updateTable('palm_enrolment_requests')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('id', '=', stale.id)
+        .execute();
+      const someoneElse = await registerUser(test.app, test.database);
+      expect((await adminRegister(someoneElse.user.id, 'right', 65)).statusCode).toBe(202);
+      const row = await test.database.db
+        .selectFrom('palm_enrolment_requests')
+        .select(['status', 'sealed_template'])
+        .where('id', '=', stale.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'expired', sealed_template: null });
+    });
+
     it('answers an admin’s scan of a palm enrolled elsewhere as any failed registration', async () => {
       const someone = await registerUser(test.app, test.database);
       expect((await registerPalm(test.app, someone.token, 'left', scanOf(62, [0, 1, 2]))).statusCode).toBe(

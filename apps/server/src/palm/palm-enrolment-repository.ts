@@ -176,3 +176,15 @@ export async function closeEnrolmentRequest(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Closes every request still waiting past its expiry (their sealed templates dropped); answers how many. */
+export async function closeExpiredEnrolmentRequests(db: Kysely<Schema>, now: Date): Promise<number> {
+  const rows = await db
+    .updateTable('palm_enrolment_requests')
+    .set({ status: 'expired', resolved_at: now, sealed_template: null })
+    .where('status', '=', 'waiting')
+    .where('expires_at', '<=', now)
+    .returning('id')
+    .execute();
+  return rows.length;
+}

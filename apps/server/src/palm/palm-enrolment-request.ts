@@ -95,10 +95,21 @@ export async function approveEnrolmentRequest(
     await closeEnrolmentRequest(deps.db, { id: request.id, status: 'failed', now });
     throw AppError.of('CONFLICT', 'palmEnrolmentRequestClosed');
   }
-  // Claimed first, so one approval enrols it however many race with the right code.
-  if (!(await closeEnrolmentRequest(deps.db, { id: request.id, status: 'approved', now })))
-    throw AppError.of('CONFLICT', 'palmEnrolmentRequestClosed');
-  const { palmHash } = await commitEnrolment(deps, { userId: request.userId, enrolment, byAdmin: true }, now);
+  // Closed in the enrolment's own transaction: one approval enrols it however many race with the right code,
+  // and a request declined meanwhile enrols nothing.
+  const { palmHash } = await commitEnrolment(
+    deps,
+    {
+      userId: request.userId,
+      enrolment,
+      byAdmin: true,
+      within: async (trx) => {
+        if (!(await closeEnrolmentRequest(trx, { id: request.id, status: 'approved', now })))
+          throw AppError.of('CONFLICT', 'palmEnrolmentRequestClosed');
+      },
+    },
+    now,
+  );
   return { request: enrolmentRequestView({ ...request, status: 'approved' }, now), palmHash };
 }
 

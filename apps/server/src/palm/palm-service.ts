@@ -40,6 +40,9 @@ export class PalmRegistrationRefusedError extends AppError {
   }
 }
 
+/** Work done in an enrolment's own transaction (PalmService.commit). */
+export type EnrolmentStep = (trx: Transaction<Schema>) => Promise<void>;
+
 /** A protected template ready to enrol on one hand. */
 export interface PalmEnrolment {
   hand: Hand;
@@ -201,7 +204,14 @@ export class PalmService {
    * Enrols a template: consent, the template and the events are one transaction; the log events go to its
    * outbox in the same transaction. The palm joins the gallery at once.
    */
-  async commit(userId: string, enrolment: PalmEnrolment): Promise<{ palmHash: string; templateId: string }> {
+  async commit(
+    userId: string,
+    enrolment: PalmEnrolment,
+    options: {
+      /** Runs in the enrolment's transaction after the template is written; throwing undoes it all. */
+      within?: EnrolmentStep;
+    } = {},
+  ): Promise<{ palmHash: string; templateId: string }> {
     const { hand, key, template } = enrolment;
     const templateId = randomUUID();
     const hash = palmHash(template);
@@ -226,6 +236,7 @@ export class PalmService {
         { type: 'consent.granted', hand },
         { type: 'palm.enrolled', hand },
       ]);
+      await options.within?.(trx);
     });
     this.#add(templateId, { userId, hand, key }, template);
     return { palmHash: hash, templateId };

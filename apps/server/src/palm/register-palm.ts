@@ -12,11 +12,17 @@ import type { Messenger } from '../messaging/messenger';
 import { maskAddress, notifyOwner, ownContactOf } from '../notices/notify-owner';
 import { enrolmentNotice, enrolmentRequestMessage } from './palm-notices';
 import {
+  closeExpiredEnrolmentRequests,
   insertEnrolmentRequest,
   takeRegistrationAttempt,
   type StoredEnrolmentRequest,
 } from './palm-enrolment-repository';
-import { PalmRegistrationRefusedError, type PalmCandidate, type PalmService } from './palm-service';
+import {
+  PalmRegistrationRefusedError,
+  type EnrolmentStep,
+  type PalmCandidate,
+  type PalmService,
+} from './palm-service';
 import { assertStepUp } from './palm-step-up';
 
 /**
@@ -96,12 +102,22 @@ async function searchDuplicate(
 /** Enrols a template on the user's hand and tells them. */
 export async function commitEnrolment(
   deps: Pick<PalmRegistrationDeps, 'db' | 'palm' | 'messenger'>,
-  input: { userId: string; enrolment: Parameters<PalmService['commit']>[1]; byAdmin: boolean },
+  input: {
+    userId: string;
+    enrolment: Parameters<PalmService['commit']>[1];
+    byAdmin: boolean;
+    /** Also done in the enrolment's transaction (closing the approved request). */
+    within?: EnrolmentStep;
+  },
   now = new Date(),
 ): Promise<{ palmHash: string }> {
   let palmHash: string;
   try {
-    ({ palmHash } = await deps.palm.commit(input.userId, input.enrolment));
+    ({ palmHash } = await deps.palm.commit(
+      input.userId,
+      input.enrolment,
+      input.within ? { within: input.within } : {},
+    ));
   } catch (error) {
     // Two registrations of the same hand at once: the unique (user, hand) lets one through.
     if (isUniqueViolation(error)) throw AppError.of('CONFLICT', 'handAlreadyRegistered');
@@ -150,6 +166,8 @@ export async function registerPalm(
 
   const contact = await ownContactOf(deps.db, userId);
   await takeSendAllowance(deps.db, contact.address, REQUEST_CODE_PURPOSE, now);
+  // Requests nobody answered in time lose their sealed templates here at the latest.
+  await closeExpiredEnrolmentRequests(deps.db, now);
   const id = randomUUID();
   const code = newOtpCode();
   const { keyId, sealed } = deps.palm.sealForRequest(id, candidate);
