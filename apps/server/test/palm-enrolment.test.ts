@@ -360,6 +360,26 @@ describe(`palm enrolment needs the owner on ${testDatabaseKind}`, () => {
       expect(row).toEqual({ status: 'expired', sealed_template: null });
     });
 
+    it('searches again on approval: a palm someone enrolled since the scan is refused then', async () => {
+      const owner = await registerUser(test.app, test.database);
+      const request = (await adminRegister(owner.user.id, 'left', 66)).json().request;
+      const code = await lastCode(test.database, owner.user.email!);
+      // The same palm is enrolled by someone else while the request waits.
+      const quicker = await registerUser(test.app, test.database);
+      expect((await registerPalm(test.app, quicker.token, 'left', scanOf(66, [5, 6, 7]))).statusCode).toBe(
+        200,
+      );
+      const approved = await post(`/Palm/enrolment-requests/${request.id}/approve`, owner.token, {
+        otp: code,
+      });
+      expect([approved.statusCode, approved.json().message]).toEqual([400, messages.palmRegistrationRefused]);
+      expect((await get(`/Palm/enrolment-requests/${request.id}`, owner.token)).json().status).toBe('failed');
+      expect(await handsOf(owner.token)).toEqual({
+        left_hand_registered: false,
+        right_hand_registered: false,
+      });
+    });
+
     it('answers an admin’s scan of a palm enrolled elsewhere as any failed registration', async () => {
       const someone = await registerUser(test.app, test.database);
       expect((await registerPalm(test.app, someone.token, 'left', scanOf(62, [0, 1, 2]))).statusCode).toBe(

@@ -1,6 +1,7 @@
 import type { EnrolmentRequest } from '@hasta/contracts/palm-trust';
 import { sameHash } from '../auth/secrets';
 import { AppError } from '../lib/app-error';
+import { PalmRegistrationRefusedError } from './palm-service';
 import {
   closeEnrolmentRequest,
   countWrongEnrolmentCode,
@@ -94,6 +95,13 @@ export async function approveEnrolmentRequest(
   if (!enrolment) {
     await closeEnrolmentRequest(deps.db, { id: request.id, status: 'failed', now });
     throw AppError.of('CONFLICT', 'palmEnrolmentRequestClosed');
+  }
+  // The duplicate search again: a palm someone enrolled since the scan is refused as at the scan.
+  const owner = await deps.palm.ownerOfRequest(enrolment);
+  if (owner !== undefined) {
+    await closeEnrolmentRequest(deps.db, { id: request.id, status: 'failed', now });
+    if (owner === request.userId) throw AppError.of('CONFLICT', 'palmAlreadyEnrolled');
+    throw new PalmRegistrationRefusedError();
   }
   // Closed in the enrolment's own transaction: one approval enrols it however many race with the right code,
   // and a request declined meanwhile enrols nothing.

@@ -3,7 +3,13 @@ import { messages } from '@hasta/contracts/messages';
 import { PALM_ROI_BYTES, PALM_ROI_SIZE, type Hand, type PalmScan } from '@hasta/contracts/palm';
 import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
 import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '@hasta/palm/fusion';
-import { parseTemplate, palmHash, serializeTemplate, type ProtectedTemplate } from '@hasta/palm/protect';
+import {
+  parseTemplate,
+  palmHash,
+  serializeTemplate,
+  type ProbeTemplates,
+  type ProtectedTemplate,
+} from '@hasta/palm/protect';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import { decide, decisionPolicy, galleryShapeOf } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
@@ -48,6 +54,11 @@ export interface PalmEnrolment {
   hand: Hand;
   key: PalmKey;
   template: ProtectedTemplate;
+}
+
+/** An enrolment request's template with its probe, opened for the owner's approval. */
+export interface SealedRequestEnrolment extends PalmEnrolment {
+  probe: ProbeTemplates;
 }
 
 /** A scan made into a template, with its feature kept (in memory only) for the duplicate search. */
@@ -242,28 +253,53 @@ export class PalmService {
     return { palmHash: hash, templateId };
   }
 
-  /** A candidate's template sealed for a waiting enrolment request (never the feature). */
+  /**
+   * A candidate sealed for a waiting enrolment request: its template, and its probe (the same palm hashed
+   * under every alignment, as protected as the template) so the duplicate search can run again when the
+   * owner approves. Never the feature.
+   */
   sealForRequest(requestId: string, candidate: PalmCandidate): { keyId: string; sealed: Buffer } {
     const key = candidate.key;
-    const sealed = seal(
-      key.sealKey,
-      serializeTemplate(candidate.template),
-      `palm enrolment request ${requestId}`,
-    );
-    return { keyId: key.keyIdHex, sealed };
+    const template = serializeTemplate(candidate.template);
+    const probe = serializeProbe(key.protector.probe(candidate.feature));
+    const bytes = Buffer.alloc(4 + template.length + probe.length);
+    bytes.writeUInt32LE(template.length, 0);
+    bytes.set(template, 4);
+    bytes.set(probe, 4 + template.length);
+    return { keyId: key.keyIdHex, sealed: seal(key.sealKey, bytes, `palm enrolment request ${requestId}`) };
   }
 
-  /** A waiting request's template, or undefined when its key is no longer configured. */
+  /** A waiting request's template and probe, or undefined when its key is no longer configured. */
   openRequest(
     requestId: string,
     hand: Hand,
     stored: { keyId: string; sealed: Uint8Array },
-  ): PalmEnrolment | undefined {
+  ): SealedRequestEnrolment | undefined {
     const key = this.#keyById(stored.keyId);
     if (!key) return undefined;
-    const bytes = open(key.sealKey, stored.sealed, `palm enrolment request ${requestId}`);
-    if (!bytes) throw new Error(`palm enrolment request ${requestId} does not open under its key`);
-    return { hand, key, template: parseTemplate(new Uint8Array(bytes)) };
+    const opened = open(key.sealKey, stored.sealed, `palm enrolment request ${requestId}`);
+    if (!opened) throw new Error(`palm enrolment request ${requestId} does not open under its key`);
+    const bytes = new Uint8Array(opened);
+    const templateLength = Buffer.from(bytes).readUInt32LE(0);
+    return {
+      hand,
+      key,
+      template: parseTemplate(bytes.slice(4, 4 + templateLength)),
+      probe: parseProbe(bytes.slice(4 + templateLength)),
+    };
+  }
+
+  /** Whose enrolled palm (of the probe's key) an opened request's probe is, if anyone's: the search again. */
+  async ownerOfRequest(enrolment: SealedRequestEnrolment): Promise<string | undefined> {
+    const gallery = this.#galleries.get(enrolment.key.keyIdHex);
+    if (!gallery || gallery.size === 0) return undefined;
+    const result = await this.#searchPool.search(gallery, enrolment.probe);
+    this.searchPaths[result.stage1]++;
+    const decision = decide(
+      [result],
+      decisionPolicy({ gallerySize: this.gallerySize, targetFpir: TARGET_FPIR }),
+    );
+    return decision.outcome === 'match' ? this.#enrolled.get(decision.id)?.userId : undefined;
   }
 
   /**
@@ -533,4 +569,54 @@ export function mirrorFrame(frame: Uint8Array): Uint8Array {
 function fusedFeature(frames: readonly Uint8Array[]): PalmFeatures | undefined {
   const fused = fuseFeatures(frames.map((frame) => extractFeatures(frame, PALM_ROI_SIZE)));
   return fused.distances.every((d) => d <= FRAME_AGREEMENT_MAX_DISTANCE) ? fused.features : undefined;
+}
+
+const PROBE_HEADER_WORDS = 8;
+
+/** A probe as bytes (sealed by the caller): a header of 32-bit words, the key id, then the hashes. */
+function serializeProbe(probe: ProbeTemplates): Uint8Array {
+  const keyIdWords = Math.ceil(probe.keyId.length / 4);
+  const words = new Uint32Array(PROBE_HEADER_WORDS + keyIdWords + probe.fine.length + probe.coarse.length);
+  words.set([
+    probe.symbolBits,
+    probe.hashes,
+    probe.coarseHashes,
+    probe.fineAlignments,
+    probe.coarseAlignments,
+    probe.keyId.length,
+    probe.fine.length,
+    probe.coarse.length,
+  ]);
+  new Uint8Array(words.buffer).set(probe.keyId, PROBE_HEADER_WORDS * 4);
+  words.set(probe.fine, PROBE_HEADER_WORDS + keyIdWords);
+  words.set(probe.coarse, PROBE_HEADER_WORDS + keyIdWords + probe.fine.length);
+  return new Uint8Array(words.buffer);
+}
+
+function parseProbe(bytes: Uint8Array): ProbeTemplates {
+  if (bytes.length % 4 !== 0 || bytes.length < PROBE_HEADER_WORDS * 4) throw new Error('bad sealed probe');
+  const words = new Uint32Array(bytes.slice().buffer);
+  const [
+    symbolBits,
+    hashes,
+    coarseHashes,
+    fineAlignments,
+    coarseAlignments,
+    keyIdBytes,
+    fineWords,
+    coarseWords,
+  ] = words;
+  const keyIdWords = Math.ceil(keyIdBytes! / 4);
+  const fineAt = PROBE_HEADER_WORDS + keyIdWords;
+  if (fineAt + fineWords! + coarseWords! !== words.length) throw new Error('bad sealed probe');
+  return {
+    symbolBits: symbolBits!,
+    hashes: hashes!,
+    coarseHashes: coarseHashes!,
+    keyId: new Uint8Array(words.buffer, PROBE_HEADER_WORDS * 4, keyIdBytes!).slice(),
+    fine: words.slice(fineAt, fineAt + fineWords!),
+    fineAlignments: fineAlignments!,
+    coarse: words.slice(fineAt + fineWords!, fineAt + fineWords! + coarseWords!),
+    coarseAlignments: coarseAlignments!,
+  };
 }

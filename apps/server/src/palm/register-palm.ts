@@ -42,7 +42,13 @@ export interface PalmRegistrationDeps {
   consents: Pick<PalmConsentRepository, 'userExists' | 'registeredHands'>;
   palm: Pick<
     PalmService,
-    'assertHandFree' | 'makeCandidate' | 'ownerOf' | 'commit' | 'sealForRequest' | 'openRequest'
+    | 'assertHandFree'
+    | 'makeCandidate'
+    | 'ownerOf'
+    | 'commit'
+    | 'sealForRequest'
+    | 'openRequest'
+    | 'ownerOfRequest'
   >;
   messenger: Pick<Messenger, 'send'>;
   /** COOKIE_SECRET: keys the hashes of the codes. */
