@@ -22,10 +22,11 @@ CREATE TABLE palm_step_ups (
 );
 CREATE INDEX palm_step_ups_session_idx ON palm_step_ups (session_id, purpose, expires_at DESC);
 
--- Admin-assisted enrolment (spec §2.17): the scan is already the protected template, sealed under the
--- template key; nothing is enrolled until the owner approves with the code sent to their own phone or email
--- (only its keyed hash is kept). The template is dropped (NULL) once the request is closed; one found past
--- its expiry is closed as 'expired' when it is next read.
+-- Admin-assisted enrolment (spec §2.17): the scan is already the protected template (with its probe, the
+-- keyed hashes under every alignment, so the duplicate search runs again at approval), sealed under the
+-- template key; never the image or the feature. Nothing is enrolled until the owner approves with the code
+-- sent to their own phone or email (only its keyed hash is kept). The sealed data is dropped (NULL) once the
+-- request is closed; one past its expiry is closed as 'expired' when it is next read or another starts.
 CREATE TABLE palm_enrolment_requests (
   id uuid PRIMARY KEY,
   user_id uuid NOT NULL REFERENCES users (id),
