@@ -2,6 +2,7 @@ import type { Browser, Page, Request } from '@playwright/test';
 
 import { expect, signIn, test } from './support/accounts';
 import { launchWithPalmCamera } from './support/camera';
+import { stepUpByApi } from './support/step-up';
 
 /**
  * The palm scanner's hand tracking (issue #6): MediaPipe Hands loads only when a camera scan starts, every
@@ -140,6 +141,8 @@ async function startScan(
   const watched = await watch(page);
   await prepare?.(page);
   await signIn(page, credentials);
+  // The owner's step-up that registering needs (the page then offers the hands at once).
+  await stepUpByApi(page.request, credentials.contact);
   await page.goto('/palm-register');
   await page.getByRole('button', { name: `Register ${hand} Hand` }).click();
   // Nothing of MediaPipe before the camera scan starts.

@@ -4,7 +4,13 @@ import { messages } from '@hasta/contracts/messages';
 import { PALM_CONSENT_NOTICE, PALM_ROI_SIZE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
 import type { Hand } from '@hasta/contracts/palm';
 import { createIdentity, renderSample } from '@hasta/palm/synthetic';
-import type { APIRequestContext, Browser, Page, PlaywrightWorkerArgs } from '@playwright/test';
+import type {
+  APIRequestContext,
+  Browser,
+  BrowserContext,
+  Page,
+  PlaywrightWorkerArgs,
+} from '@playwright/test';
 
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, registerAccount, signIn, test } from './support/accounts';
 import type { Account } from './support/accounts';
@@ -12,7 +18,8 @@ import { openTab } from './support/admin';
 import { axeViolations } from './support/axe';
 import { launchWithPalmCamera } from './support/camera';
 import { createMerchant } from './support/merchant';
-import { extractCode, nextMessage } from './support/outbox';
+import { extractCode, latestMessageId, nextMessage, waitForMessage } from './support/outbox';
+import { confirmItsYou, stepUpByApi } from './support/step-up';
 import { adminSession, apiSession, giveValue, inr } from './support/wallet';
 
 /**
@@ -55,8 +62,17 @@ function palmFrames(palm: Palm): string[] {
   );
 }
 
-/** Registers `hand` of the session's user with `palm` through the API (the person agreed to the notice). */
-async function registerByApi(session: APIRequestContext, palm: Palm, hand: Hand): Promise<void> {
+/**
+ * Registers `hand` of the session's user (`account`) with `palm` through the API, as the page does: the
+ * owner's step-up first, then the registration (the person agreed to the notice).
+ */
+async function registerByApi(
+  session: APIRequestContext,
+  account: Account,
+  palm: Palm,
+  hand: Hand,
+): Promise<void> {
+  await stepUpByApi(session, account.contact);
   const response = await session.post('/Palm/register', {
     data: { which_hand: hand, consent: true, scan: { frames: palmFrames(palm), source: 'camera' } },
   });
@@ -97,6 +113,20 @@ async function signedInPage(
   return page;
 }
 
+type SessionState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/**
+ * A page of `browser` in the same signed-in session as `state` (from another browser's context): a session
+ * that confirmed it is its owner keeps that for 5 minutes, and a new code could not be sent within a minute.
+ */
+async function sameSessionPage(browser: Browser, baseURL: string | undefined, state: SessionState) {
+  const context = await browser.newContext({
+    ...(baseURL === undefined ? {} : { baseURL }),
+    storageState: state,
+  });
+  return context.newPage();
+}
+
 const adminCredentials = { contact: ADMIN_EMAIL, channel: 'email', password: ADMIN_PASSWORD } as const;
 
 const main = (page: Page) => page.getByRole('main');
@@ -122,13 +152,18 @@ async function registerWithCamera(page: Page, hand: Hand): Promise<void> {
   await agreeAndScan(page, hand);
 }
 
-async function agreeAndScan(page: Page, hand: Hand): Promise<void> {
+/** Agrees to the notice: the scanner opens (and scans). */
+async function agreeToScan(page: Page): Promise<void> {
   await expect(page.getByText(PALM_CONSENT_NOTICE)).toBeVisible();
   // No scanner until the person agrees.
   await expect(page.getByText(messages.palmConsentRequired)).toBeVisible();
   await expect(page.getByLabel('Camera preview with the palm guide box')).toHaveCount(0);
   await page.getByRole('checkbox', { name: 'I agree' }).check();
   await expect(page.getByLabel('Camera preview with the palm guide box')).toBeVisible();
+}
+
+async function agreeAndScan(page: Page, hand: Hand): Promise<void> {
+  await agreeToScan(page);
   await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
   await expect(
     page.getByText(`${hand === 'left' ? 'Left' : 'Right'} hand has been registered successfully.`),
@@ -143,6 +178,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
   }) => {
     test.setTimeout(300_000);
     const seed = newSeed();
+    let sessionState: SessionState | undefined;
 
     const left = await launchWithPalmCamera(playwright, { seed, identity: 0 }, 'left-palm');
     try {
@@ -153,6 +189,10 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await expect(page).toHaveURL('/palm-register');
       await expect(page.getByRole('heading', { level: 1, name: 'Palm Registration' })).toBeVisible();
       await expectRegistrationState(page, 'Choose which hand(s) you want to register', 0);
+      // No hand can be chosen before the owner confirms it is them with the code sent to them.
+      await expect(page.getByRole('button', { name: 'Register Left Hand' })).toHaveCount(0);
+      expect(await axeViolations(page), '/palm-register, confirm it is you').toEqual([]);
+      await confirmItsYou(page, account.contact);
       await expect(page.getByRole('button', { name: 'Register Left Hand' })).toBeEnabled();
       await expect(page.getByRole('button', { name: 'Register Right Hand' })).toBeEnabled();
       await expect(page.getByRole('link', { name: /^Continue to/ })).toHaveCount(0);
@@ -178,23 +218,26 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await expect(page.getByText('Palm Registered').first()).toBeVisible();
       await expect(page.getByRole('region', { name: 'Profile' })).not.toContainText('N/A');
 
-      // The same palm, shown for another account, is refused: the error panel and Try Again.
+      // The same palm, shown for another account, is refused as any failed registration: the error panel and
+      // Try Again.
+      sessionState = await page.context().storageState();
       const otherRequest = await playwright.request.newContext(baseURL === undefined ? {} : { baseURL });
       const other = await registerAccount(otherRequest);
       await otherRequest.dispose();
       const otherPage = await signedInPage(left, baseURL, other);
       await otherPage.goto('/palm-register');
+      await confirmItsYou(otherPage, other.contact);
       await otherPage.getByRole('button', { name: 'Register Left Hand' }).click();
       await otherPage.getByRole('checkbox', { name: 'I agree' }).check();
       const failed = otherPage.getByRole('region', { name: 'Registration failed' });
-      await expect(failed.getByRole('alert')).toHaveText(messages.palmAlreadyEnrolled, {
+      await expect(failed.getByRole('alert')).toHaveText(messages.palmRegistrationRefused, {
         timeout: SCAN_TIMEOUT_MS,
       });
       expect(await axeViolations(otherPage), '/palm-register, error panel').toEqual([]);
       await failed.getByRole('button', { name: 'Try Again' }).click();
       await expect(otherPage.getByRole('heading', { name: 'Registering your LEFT hand' })).toBeVisible();
       await expect(otherPage.getByLabel('Camera preview with the palm guide box')).toBeVisible();
-      await expect(failed.getByRole('alert')).toHaveText(messages.palmAlreadyEnrolled, {
+      await expect(failed.getByRole('alert')).toHaveText(messages.palmRegistrationRefused, {
         timeout: SCAN_TIMEOUT_MS,
       });
       await expectRegistrationState(otherPage, 'Choose which hand(s) you want to register', 0);
@@ -205,7 +248,8 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
 
     const right = await launchWithPalmCamera(playwright, { seed, identity: 1 }, 'right-palm');
     try {
-      const page = await signedInPage(right, baseURL, account);
+      // The same session in the browser with the right palm's camera: it confirmed minutes ago.
+      const page = await sameSessionPage(right, baseURL, sessionState!);
       await page.goto('/palm-register');
       await expectRegistrationState(
         page,
@@ -237,7 +281,8 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     await expectHandsOnServer(playwright, baseURL, account, { left: true, right: true });
   });
 
-  test('an admin registers a user’s palm from the Users tab (admin mode), and Go Back returns to /admin', async ({
+  test('an admin registers a user’s palm from the Users tab (admin mode); the user approves it with their code on their own session', async ({
+    browser,
     playwright,
     baseURL,
     account,
@@ -268,7 +313,34 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       // The link chose the hand: the scan step is open at once.
       await expect(page.getByRole('heading', { name: 'Registering your LEFT hand' })).toBeVisible();
       expect(await axeViolations(page), '/palm-register in admin mode').toEqual([]);
-      await agreeAndScan(page, 'left');
+      const before = await latestMessageId(page.request, account.contact);
+      await agreeToScan(page);
+      // Nothing is registered yet: the owner's code went to them, and the page waits for their approval.
+      const waiting = page.getByRole('region', { name: 'Waiting for the owner' });
+      await expect(waiting.getByText('Waiting for the owner’s approval')).toBeVisible({
+        timeout: SCAN_TIMEOUT_MS,
+      });
+      await expect(waiting).toContainText(messages.palmEnrolmentApprovalSent);
+      await expect(waiting).toContainText(`Code sent to ${account.contact.slice(0, 2)}•••`);
+      expect(await axeViolations(page), '/palm-register waiting for the owner').toEqual([]);
+      await expectHandsOnServer(playwright, baseURL, account, { left: false, right: false });
+      const message = await waitForMessage(page.request, account.contact, before);
+      expect(message.body).toContain('An admin at Hasta started registering a palm');
+      expect(message.body).toContain('left hand');
+
+      // The owner, on their own session, approves it from their dashboard with that code.
+      const ownerPage = await signedInPage(browser, baseURL, account);
+      await ownerPage.goto('/user-dashboard');
+      const requests = ownerPage.getByRole('region', { name: 'Palm registration waiting for your approval' });
+      const request = requests.getByRole('form', { name: 'Left hand registration' });
+      await expect(request).toContainText('Code sent to');
+      expect(await axeViolations(ownerPage), '/user-dashboard with a waiting palm registration').toEqual([]);
+      await request.getByLabel('6-digit code').fill(extractCode(message.body));
+      await request.getByRole('button', { name: 'Approve' }).click();
+      await expect(ownerPage.getByText('Left hand has been registered successfully.')).toBeVisible();
+      await expect(requests).toHaveCount(0);
+      await ownerPage.context().close();
+
       await expect(page.getByText('Redirecting to admin dashboard...')).toBeVisible();
       await expectRegistrationState(
         page,
@@ -317,12 +389,22 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
         feedback: 'Too dark: move to better light.',
       },
     ];
+    let sessionState: SessionState | undefined;
     for (const film of films) {
       await test.step(film.name, async () => {
         const camera = await launchWithPalmCamera(playwright, film.options, film.name);
         try {
-          const page = await signedInPage(camera, baseURL, account);
-          await page.goto('/palm-register');
+          // One session for both films, confirmed once (a second code could not be sent within a minute).
+          let page: Page;
+          if (sessionState === undefined) {
+            page = await signedInPage(camera, baseURL, account);
+            await stepUpByApi(page.request, account.contact);
+            await page.goto('/palm-register');
+            sessionState = await page.context().storageState();
+          } else {
+            page = await sameSessionPage(camera, baseURL, sessionState);
+            await page.goto('/palm-register');
+          }
           await page.getByRole('button', { name: 'Register Left Hand' }).click();
           await page.getByRole('checkbox', { name: 'I agree' }).check();
           await expect(page.getByTestId('palm-feedback')).toHaveText(film.feedback, {
@@ -369,6 +451,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
 
     // This browser has no camera: the scanner says so and offers the demo (the test server allows it).
     await signIn(page, account);
+    await stepUpByApi(page.request, account.contact);
     await page.goto('/palm-register');
     await page.getByRole('button', { name: 'Register Right Hand' }).click();
     await page.getByRole('checkbox', { name: 'I agree' }).check();
@@ -404,7 +487,7 @@ test.describe('Palm payments through the camera', () => {
     const seed = newSeed();
     const payerPalm = { seed, identity: 0 };
     const payerSession = await apiSession(playwright, baseURL, payer);
-    await registerByApi(payerSession, payerPalm, 'left');
+    await registerByApi(payerSession, payer, payerPalm, 'left');
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, payer.user.id, 100);
     await admin.dispose();
@@ -461,7 +544,7 @@ test.describe('Palm payments through the camera', () => {
     const seed = newSeed();
     const payerPalm = { seed, identity: 0 };
     const payerSession = await apiSession(playwright, baseURL, payer);
-    await registerByApi(payerSession, payerPalm, 'right');
+    await registerByApi(payerSession, payer, payerPalm, 'right');
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, payer.user.id, 8000);
     await admin.dispose();
@@ -518,7 +601,7 @@ test.describe('Palm payments through the camera', () => {
     test.setTimeout(240_000);
     const seed = newSeed();
     const payerSession = await apiSession(playwright, baseURL, payer);
-    await registerByApi(payerSession, { seed, identity: 0 }, 'left');
+    await registerByApi(payerSession, payer, { seed, identity: 0 }, 'left');
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, payer.user.id, 100);
     await admin.dispose();
@@ -560,7 +643,7 @@ test.describe('Palm payments through the camera', () => {
     const seed = newSeed();
     const palm = { seed, identity: 1 };
     const customerSession = await apiSession(playwright, baseURL, customer);
-    await registerByApi(customerSession, palm, 'right');
+    await registerByApi(customerSession, customer, palm, 'right');
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, customer.user.id, 100);
     await admin.dispose();
@@ -617,7 +700,7 @@ test.describe('Palm payments through the camera', () => {
     const seed = newSeed();
     const palm = { seed, identity: 0 };
     const payerSession = await apiSession(playwright, baseURL, payer);
-    await registerByApi(payerSession, palm, 'left');
+    await registerByApi(payerSession, payer, palm, 'left');
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, payer.user.id, 100);
     await admin.dispose();
@@ -722,6 +805,7 @@ test.describe('Palm payments through the camera', () => {
 
     // The payer registers the left demo palm of this device (no camera in this browser).
     await signIn(page, payer);
+    await stepUpByApi(page.request, payer.contact);
     await page.goto('/palm-register');
     await page.getByRole('button', { name: 'Register Left Hand' }).click();
     await page.getByRole('checkbox', { name: 'I agree' }).check();

@@ -43,6 +43,7 @@ import { merchantStoreRoutes } from './routes/merchant-store';
 import { publicFormRoutes } from './routes/public-forms';
 import { qrRoutes } from './routes/qr';
 import { palmRoutes } from './routes/palm';
+import { palmEnrolmentRoutes } from './routes/palm-enrolment';
 import { siteMapRoutes } from './routes/site-map';
 import { walletRoutes } from './routes/wallet';
 
@@ -197,7 +198,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(adminMerchantRoutes, { prefix: '/api', deps: merchant });
   await app.register(merchantStoreRoutes, { prefix: '/api', deps: merchant });
   await app.register(qrRoutes, { prefix: '/api', deps: { db } });
-  await app.register(palmRoutes);
+  await app.register(palmRoutes, { deps: { db } });
+  await app.register(palmEnrolmentRoutes, { deps: { db } });
   await app.register(disputeRoutes, {
     prefix: '/api',
     deps: {

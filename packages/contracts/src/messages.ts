@@ -202,6 +202,11 @@ export const messages = {
   palmPayFrozen: 'Palm pay is paused for this person. Please pay by phone/email with an OTP instead.',
   palmPayUnfrozen: 'Palm pay is on again for your account.',
   palmPayNotFrozen: 'Palm pay is not paused for your account.',
+  palmRegistrationRefused:
+    'This palm could not be registered. Hold your palm flat and still inside the box, in good light, and try again.',
+  palmRegistrationLimit:
+    'Too many palm registration attempts on this account today. Please try again tomorrow.',
+  palmEnrolmentRequestFailed: 'Too many wrong codes. This palm registration request was cancelled.',
   notMeLinkInvalid: 'This link is not valid or was already used.',
   notMeReported: 'Thank you. Palm pay is paused for your account and we are looking into this payment.',
   disputeAlreadyOpen: 'This payment is already reported.',

@@ -37,11 +37,20 @@ export const stepUpVerifyResponseSchema = z.object({
   valid_until: z.string(),
 });
 
+// GET /Palm/step-up/{purpose}: whether this session has a live step-up for it (a page reloaded within the
+// 5 minutes need not ask for another code).
+export const stepUpStatusResponseSchema = z.object({
+  verified: z.boolean(),
+  /** ISO time until which the step-up counts; null when there is none. */
+  valid_until: z.string().nullable(),
+});
+
 /**
  * 202 from POST /Palm/register when an admin registers a palm for another user (spec §2.17, admin_mode):
  * nothing is enrolled yet; the owner approves on their own device with the code sent to them.
  */
-export const enrolmentRequestStatusSchema = z.enum(['waiting', 'approved', 'declined', 'expired']);
+/** 'failed': given up after too many wrong codes. */
+export const enrolmentRequestStatusSchema = z.enum(['waiting', 'approved', 'declined', 'expired', 'failed']);
 export const enrolmentRequestSchema = z.object({
   id: z.uuid(),
   which_hand: handSchema,

@@ -7,6 +7,8 @@ const WHAT: Record<OtpPurpose, string> = {
   registration: 'verification code',
   transfer: 'code to confirm your transfer',
   password_reset: 'password reset code',
+  palm_enrol: 'code to register a palm on your account',
+  palm_unfreeze: 'code to turn palm pay back on',
 };
 
 /** The message carrying a one-time code (and, for email registration, the link that continues it). */

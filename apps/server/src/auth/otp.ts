@@ -12,6 +12,9 @@ import { hashOtp, hashToken, newOtpCode, newToken, sameHash } from './secrets';
 
 export const OTP_TTL_MS = 5 * 60_000;
 
+/** Codes that only the session that asked for them may use (a transfer, a palm step-up). */
+const SESSION_BOUND: ReadonlySet<OtpPurpose> = new Set(['transfer', 'palm_enrol', 'palm_unfreeze']);
+
 /** Serialises the throttle checks of one identifier across requests and servers. */
 async function lockIdentifier(trx: Transaction<Schema>, identifier: string): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`otp:${identifier}`}))`.execute(trx);
@@ -68,7 +71,7 @@ export async function clearFailures(db: Kysely<Schema>, identifier: string): Pro
 export async function takeSendAllowance(
   db: Kysely<Schema>,
   identifier: string,
-  purpose: OtpPurpose,
+  purpose: OtpPurpose | 'palm_enrol_request',
   now = new Date(),
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -166,7 +169,7 @@ export async function consumeOtp(
     .where('expires_at', '>', now)
     .orderBy('created_at', 'desc')
     .limit(1);
-  if (input.purpose === 'transfer') query = query.where('session_id', '=', input.sessionId ?? null);
+  if (SESSION_BOUND.has(input.purpose)) query = query.where('session_id', '=', input.sessionId ?? null);
   const live = await query.executeTakeFirst();
 
   const matches =

@@ -39,6 +39,9 @@ export async function sendCode(
     signedIn: caller !== undefined,
     hasAccount: user !== undefined,
   });
+  // Palm step-up codes go only to the owner's own contact (palm/palm-step-up.ts), never to a named address.
+  if (purpose === 'palm_enrol' || purpose === 'palm_unfreeze')
+    throw AppError.of('BAD_REQUEST', 'invalidRequest');
   if (purpose === 'transfer') {
     if (!caller) throw AppError.of('UNAUTHORIZED', 'unauthorized');
     if (identifier !== caller.user.email && identifier !== caller.user.phone)

@@ -41,7 +41,9 @@ export async function verifyCode(
     signedIn: caller !== undefined,
     newestLivePurpose: (purposes) => latestLivePurpose(db, identifier, purposes),
   });
-  if (purpose === 'password_reset') throw AppError.of('BAD_REQUEST', 'invalidRequest');
+  // Palm step-up codes are checked only by the palm step-up (palm/palm-step-up.ts).
+  if (purpose === 'password_reset' || purpose === 'palm_enrol' || purpose === 'palm_unfreeze')
+    throw AppError.of('BAD_REQUEST', 'invalidRequest');
   if (purpose === 'transfer' && !caller) throw AppError.of('UNAUTHORIZED', 'unauthorized');
 
   const ok = await consumeOtp(db, {

@@ -1,5 +1,7 @@
 import type { ConsentResponse } from '@hasta/contracts/palm';
 import { AppError } from '../lib/app-error';
+import { notifyOwner, type NoticeDeps } from '../notices/notify-owner';
+import { erasureNotice, withdrawalNotice } from '../palm/palm-notices';
 import type { PalmService } from '../palm/palm-service';
 import type { TransparencyLog } from '../tlog/transparency-log';
 import type { PalmConsentRepository } from './palm-consent-repository';
@@ -12,6 +14,8 @@ export interface PalmConsentDeps {
   consents: PalmConsentRepository;
   palm: Pick<PalmService, 'withdraw' | 'restore' | 'erase'>;
   transparencyLog: Pick<TransparencyLog, 'flush' | 'destroyDataKey'>;
+  /** The owner is told of every withdrawal and erasure (issue 21). */
+  notices: NoticeDeps;
 }
 
 /** Status, registered hands and consent events, newest first (each with a receipt once sequenced). */
@@ -36,12 +40,18 @@ export async function viewPalmConsent(
   };
 }
 
-/** Withdraws every live consent: the person's palms stop paying at once (the templates stay until erased). */
+/**
+ * Withdraws every live consent: the person's palms stop paying at once (the templates stay until erased).
+ * The person is told.
+ */
 export async function withdrawPalmConsent(
-  deps: Pick<PalmConsentDeps, 'palm'>,
+  deps: Pick<PalmConsentDeps, 'palm' | 'notices'>,
   userId: string,
+  now = new Date(),
 ): Promise<void> {
-  if (!(await deps.palm.withdraw(userId))) throw AppError.of('CONFLICT', 'noPalmToWithdraw');
+  const hands = await deps.palm.withdraw(userId);
+  if (hands.length === 0) throw AppError.of('CONFLICT', 'noPalmToWithdraw');
+  await notifyOwner(deps.notices, userId, withdrawalNotice({ hands, at: now }));
 }
 
 /** Gives consent again for each registered hand without a live one. */
@@ -49,13 +59,19 @@ export async function restorePalmConsent(deps: Pick<PalmConsentDeps, 'palm'>, us
   if (!(await deps.palm.restore(userId))) throw AppError.of('CONFLICT', 'noPalmToRestore');
 }
 
-/** Erases the person's palm data: templates deleted, consent withdrawn, their log records crypto-shredded. */
+/**
+ * Erases the person's palm data: templates deleted, consent withdrawn, their log records crypto-shredded.
+ * The person is told.
+ */
 export async function erasePalmData(
-  deps: Pick<PalmConsentDeps, 'palm' | 'transparencyLog'>,
+  deps: Pick<PalmConsentDeps, 'palm' | 'transparencyLog' | 'notices'>,
   userId: string,
+  now = new Date(),
 ): Promise<void> {
-  if (!(await deps.palm.erase(userId))) throw AppError.of('CONFLICT', 'noPalmToErase');
+  const hands = await deps.palm.erase(userId);
+  if (hands.length === 0) throw AppError.of('CONFLICT', 'noPalmToErase');
   // Waiting events are sealed first (under the key that is about to go), then the key is destroyed.
   await deps.transparencyLog.flush();
   await deps.transparencyLog.destroyDataKey(userId);
+  await notifyOwner(deps.notices, userId, erasureNotice({ hands, at: now }));
 }

@@ -87,7 +87,14 @@ export interface OutboxMessagesTable {
   created_at: Timestamp;
 }
 
-export type OtpPurpose = 'login' | 'registration' | 'transfer' | 'password_reset';
+export type OtpPurpose =
+  | 'login'
+  | 'registration'
+  | 'transfer'
+  | 'password_reset'
+  /** A palm step-up (migration 024): bound to the session that asked, like a transfer code. */
+  | 'palm_enrol'
+  | 'palm_unfreeze';
 
 export interface SessionsTable {
   id: Generated<string>;
@@ -114,8 +121,8 @@ export interface OtpEventsTable {
   id: Generated<string>;
   identifier: string;
   kind: 'send' | 'failure';
-  /** Sends only: what the code was for. */
-  purpose: OtpPurpose | null;
+  /** Sends only: what the code was for ('palm_enrol_request': an admin-assisted enrolment's code). */
+  purpose: OtpPurpose | 'palm_enrol_request' | null;
   created_at: Timestamp;
 }
 
@@ -382,6 +389,45 @@ export interface PalmPayFreezeEventsTable {
   created_at: Generated<Date>;
 }
 
+/** A session's verified step-up for one purpose (migration 024); `method` gains 'passkey' later. */
+export interface PalmStepUpsTable {
+  id: Generated<string>;
+  session_id: string;
+  user_id: string;
+  purpose: 'palm_enrol' | 'palm_unfreeze';
+  method: 'otp';
+  verified_at: Generated<Date>;
+  expires_at: Date;
+}
+
+/** An admin's palm registration for a user, waiting for the owner's code (migration 024). */
+export interface PalmEnrolmentRequestsTable {
+  id: string;
+  user_id: string;
+  admin_user_id: string;
+  hand: 'left' | 'right';
+  key_id: string;
+  sealed_template: Uint8Array | null;
+  channel: 'sms' | 'email';
+  sent_to: string;
+  code_hash: string;
+  failed_attempts: ColumnType<number, number | undefined, number>;
+  status: ColumnType<
+    'waiting' | 'approved' | 'declined' | 'expired' | 'failed',
+    'waiting' | undefined,
+    'approved' | 'declined' | 'expired' | 'failed'
+  >;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  resolved_at: Date | null;
+}
+
+export interface PalmRegistrationAttemptsTable {
+  id: Generated<string>;
+  user_id: string;
+  created_at: Generated<Date>;
+}
+
 export interface PalmScanFailuresTable {
   id: Generated<string>;
   receiver_user_id: string;
@@ -405,6 +451,9 @@ export interface Schema {
   palm_payments: PalmPaymentsTable;
   palm_payment_notices: PalmPaymentNoticesTable;
   palm_disputes: PalmDisputesTable;
+  palm_step_ups: PalmStepUpsTable;
+  palm_enrolment_requests: PalmEnrolmentRequestsTable;
+  palm_registration_attempts: PalmRegistrationAttemptsTable;
   tlog_outbox: TlogOutboxTable;
   tlog_entries: TlogEntriesTable;
   tlog_nodes: TlogNodesTable;

@@ -3,7 +3,13 @@ import { messages } from '@hasta/contracts/messages';
 import { PALM_ROI_BYTES, PALM_ROI_SIZE, type Hand, type PalmScan } from '@hasta/contracts/palm';
 import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
 import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '@hasta/palm/fusion';
-import { parseTemplate, palmHash, serializeTemplate, type ProtectedTemplate } from '@hasta/palm/protect';
+import {
+  parseTemplate,
+  palmHash,
+  serializeTemplate,
+  type ProbeTemplates,
+  type ProtectedTemplate,
+} from '@hasta/palm/protect';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import { decide, decisionPolicy, galleryShapeOf } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
@@ -26,6 +32,39 @@ export class PalmNotRecognisedError extends AppError {
     super('BAD_REQUEST', messages.palmNotRecognised);
     this.name = 'PalmNotRecognisedError';
   }
+}
+
+/**
+ * A registration refused for a reason its answer must not tell (issue 21): the palm is someone else's, or
+ * the frames do not show one palm. One status and message for both, so registering is no way to learn
+ * whether a palm is enrolled.
+ */
+export class PalmRegistrationRefusedError extends AppError {
+  constructor() {
+    super('BAD_REQUEST', messages.palmRegistrationRefused);
+    this.name = 'PalmRegistrationRefusedError';
+  }
+}
+
+/** Work done in an enrolment's own transaction (PalmService.commit). */
+export type EnrolmentStep = (trx: Transaction<Schema>) => Promise<void>;
+
+/** A protected template ready to enrol on one hand. */
+export interface PalmEnrolment {
+  hand: Hand;
+  key: PalmKey;
+  template: ProtectedTemplate;
+}
+
+/** An enrolment request's template with its probe, opened for the owner's approval. */
+export interface SealedRequestEnrolment extends PalmEnrolment {
+  probe: ProbeTemplates;
+}
+
+/** A scan made into a template, with its feature kept (in memory only) for the duplicate search. */
+export interface PalmCandidate extends PalmEnrolment {
+  palmHash: string;
+  readonly feature: PalmFeatures;
 }
 
 /** Target false-positive identification rate of one search over the whole gallery (FPIR ≈ N × FMR). */
@@ -132,23 +171,59 @@ export class PalmService {
   }
 
   /**
-   * Registers one hand: the scan's frames must show one palm (held still), which must not already belong to
-   * anyone; they are fused into one feature (packages/palm/src/fusion.ts) and that is protected. Consent, the
-   * template and the events are one transaction; the log events go to its outbox in the same transaction.
+   * Registers one hand at once (no step-up, no approval: those are the use cases' in register-palm.ts): the
+   * hand must be free, the scan one palm that nobody has enrolled. Tests and tools use it.
    */
   async enrol(userId: string, hand: Hand, scan: PalmScan): Promise<{ palmHash: string; templateId: string }> {
+    await this.assertHandFree(userId, hand);
+    const candidate = this.makeCandidate(hand, scan);
+    const owner = await this.ownerOf(candidate);
+    if (owner === userId) throw AppError.of('CONFLICT', 'palmAlreadyEnrolled');
+    if (owner !== undefined) throw new PalmRegistrationRefusedError();
+    return this.commit(userId, candidate);
+  }
+
+  /** Refuses a hand the user has already registered. */
+  async assertHandFree(userId: string, hand: Hand): Promise<void> {
     if (await this.#registered(this.db, userId, hand)) throw AppError.of('CONFLICT', 'handAlreadyRegistered');
+  }
+
+  /**
+   * A scan made into the protected template of one hand, not enrolled yet: its frames must show one palm
+   * (held still), fused into one feature (packages/palm/src/fusion.ts). The unprotected feature stays in
+   * this object, in this request's memory, for the duplicate search (ownerOf).
+   */
+  makeCandidate(hand: Hand, scan: PalmScan): PalmCandidate {
     // Templates hold every palm in a right hand's orientation: a left hand cut from the guide box is mirrored
     // here, as the landmark ROI mirrors it in the browser.
     const frames = this.readFrames(scan);
     const oriented = hand === 'left' && scan.roi !== 'landmarks' ? frames.map(mirrorFrame) : frames;
     const feature = fusedFeature(oriented);
-    if (!feature) throw AppError.of('BAD_REQUEST', 'palmScansDisagree');
+    if (!feature) throw new PalmRegistrationRefusedError();
     const key = this.keys.current;
     const template = key.protector.enrol(feature);
-    if ((await this.#identify(feature, TARGET_FPIR)).outcome === 'match') {
-      throw AppError.of('CONFLICT', 'palmAlreadyEnrolled');
-    }
+    return { hand, key, template, palmHash: palmHash(template), feature };
+  }
+
+  /** Whose enrolled palm (with a live consent) the candidate is, if anyone's. */
+  async ownerOf(candidate: PalmCandidate): Promise<string | undefined> {
+    const found = await this.#identify(candidate.feature, TARGET_FPIR);
+    return found.outcome === 'match' ? this.#enrolled.get(found.templateId)?.userId : undefined;
+  }
+
+  /**
+   * Enrols a template: consent, the template and the events are one transaction; the log events go to its
+   * outbox in the same transaction. The palm joins the gallery at once.
+   */
+  async commit(
+    userId: string,
+    enrolment: PalmEnrolment,
+    options: {
+      /** Runs in the enrolment's transaction after the template is written; throwing undoes it all. */
+      within?: EnrolmentStep;
+    } = {},
+  ): Promise<{ palmHash: string; templateId: string }> {
+    const { hand, key, template } = enrolment;
     const templateId = randomUUID();
     const hash = palmHash(template);
     await this.db.transaction().execute(async (trx) => {
@@ -172,9 +247,59 @@ export class PalmService {
         { type: 'consent.granted', hand },
         { type: 'palm.enrolled', hand },
       ]);
+      await options.within?.(trx);
     });
     this.#add(templateId, { userId, hand, key }, template);
     return { palmHash: hash, templateId };
+  }
+
+  /**
+   * A candidate sealed for a waiting enrolment request: its template, and its probe (the same palm hashed
+   * under every alignment, as protected as the template) so the duplicate search can run again when the
+   * owner approves. Never the feature.
+   */
+  sealForRequest(requestId: string, candidate: PalmCandidate): { keyId: string; sealed: Buffer } {
+    const key = candidate.key;
+    const template = serializeTemplate(candidate.template);
+    const probe = serializeProbe(key.protector.probe(candidate.feature));
+    const bytes = Buffer.alloc(4 + template.length + probe.length);
+    bytes.writeUInt32LE(template.length, 0);
+    bytes.set(template, 4);
+    bytes.set(probe, 4 + template.length);
+    return { keyId: key.keyIdHex, sealed: seal(key.sealKey, bytes, `palm enrolment request ${requestId}`) };
+  }
+
+  /** A waiting request's template and probe, or undefined when its key is no longer configured. */
+  openRequest(
+    requestId: string,
+    hand: Hand,
+    stored: { keyId: string; sealed: Uint8Array },
+  ): SealedRequestEnrolment | undefined {
+    const key = this.#keyById(stored.keyId);
+    if (!key) return undefined;
+    const opened = open(key.sealKey, stored.sealed, `palm enrolment request ${requestId}`);
+    if (!opened) throw new Error(`palm enrolment request ${requestId} does not open under its key`);
+    const bytes = new Uint8Array(opened);
+    const templateLength = Buffer.from(bytes).readUInt32LE(0);
+    return {
+      hand,
+      key,
+      template: parseTemplate(bytes.slice(4, 4 + templateLength)),
+      probe: parseProbe(bytes.slice(4 + templateLength)),
+    };
+  }
+
+  /** Whose enrolled palm (of the probe's key) an opened request's probe is, if anyone's: the search again. */
+  async ownerOfRequest(enrolment: SealedRequestEnrolment): Promise<string | undefined> {
+    const gallery = this.#galleries.get(enrolment.key.keyIdHex);
+    if (!gallery || gallery.size === 0) return undefined;
+    const result = await this.#searchPool.search(gallery, enrolment.probe);
+    this.searchPaths[result.stage1]++;
+    const decision = decide(
+      [result],
+      decisionPolicy({ gallerySize: this.gallerySize, targetFpir: TARGET_FPIR }),
+    );
+    return decision.outcome === 'match' ? this.#enrolled.get(decision.id)?.userId : undefined;
   }
 
   /**
@@ -226,8 +351,8 @@ export class PalmService {
       .execute();
   }
 
-  /** Withdraws every live consent of the user: their palms leave the gallery at once. */
-  async withdraw(userId: string): Promise<boolean> {
+  /** Withdraws every live consent of the user: their palms leave the gallery at once. Answers the hands. */
+  async withdraw(userId: string): Promise<Hand[]> {
     const withdrawn = await this.db.transaction().execute(async (trx) => {
       const rows = await withdrawConsents(trx, userId);
       await recordEvents(
@@ -235,10 +360,10 @@ export class PalmService {
         userId,
         rows.map((row) => ({ type: 'consent.withdrawn', hand: row.hand })),
       );
-      return rows.length;
+      return rows.map((row) => row.hand);
     });
     this.#removeUser(userId);
-    return withdrawn > 0;
+    return withdrawn;
   }
 
   /** Gives consent again for each registered hand without a live consent; its palms return to the gallery. */
@@ -274,9 +399,9 @@ export class PalmService {
 
   /**
    * Erasure: the templates are deleted, any live consent is withdrawn and an erase event is logged for each
-   * hand. The caller then destroys the user's data key, so their log records can never be opened again.
+   * hand (answered). The caller then destroys the user's data key, so their log records can never be opened again.
    */
-  async erase(userId: string): Promise<boolean> {
+  async erase(userId: string): Promise<Hand[]> {
     const erased = await this.db.transaction().execute(async (trx) => {
       const consents = await withdrawConsents(trx, userId);
       const templates = await trx
@@ -288,10 +413,10 @@ export class PalmService {
         ...consents.map((row) => ({ type: 'consent.withdrawn' as const, hand: row.hand })),
         ...templates.map((row) => ({ type: 'palm.erased' as const, hand: row.hand })),
       ]);
-      return templates.length;
+      return templates.map((row) => row.hand);
     });
     this.#removeUser(userId);
-    return erased > 0;
+    return erased;
   }
 
   /**
@@ -444,4 +569,54 @@ export function mirrorFrame(frame: Uint8Array): Uint8Array {
 function fusedFeature(frames: readonly Uint8Array[]): PalmFeatures | undefined {
   const fused = fuseFeatures(frames.map((frame) => extractFeatures(frame, PALM_ROI_SIZE)));
   return fused.distances.every((d) => d <= FRAME_AGREEMENT_MAX_DISTANCE) ? fused.features : undefined;
+}
+
+const PROBE_HEADER_WORDS = 8;
+
+/** A probe as bytes (sealed by the caller): a header of 32-bit words, the key id, then the hashes. */
+function serializeProbe(probe: ProbeTemplates): Uint8Array {
+  const keyIdWords = Math.ceil(probe.keyId.length / 4);
+  const words = new Uint32Array(PROBE_HEADER_WORDS + keyIdWords + probe.fine.length + probe.coarse.length);
+  words.set([
+    probe.symbolBits,
+    probe.hashes,
+    probe.coarseHashes,
+    probe.fineAlignments,
+    probe.coarseAlignments,
+    probe.keyId.length,
+    probe.fine.length,
+    probe.coarse.length,
+  ]);
+  new Uint8Array(words.buffer).set(probe.keyId, PROBE_HEADER_WORDS * 4);
+  words.set(probe.fine, PROBE_HEADER_WORDS + keyIdWords);
+  words.set(probe.coarse, PROBE_HEADER_WORDS + keyIdWords + probe.fine.length);
+  return new Uint8Array(words.buffer);
+}
+
+function parseProbe(bytes: Uint8Array): ProbeTemplates {
+  if (bytes.length % 4 !== 0 || bytes.length < PROBE_HEADER_WORDS * 4) throw new Error('bad sealed probe');
+  const words = new Uint32Array(bytes.slice().buffer);
+  const [
+    symbolBits,
+    hashes,
+    coarseHashes,
+    fineAlignments,
+    coarseAlignments,
+    keyIdBytes,
+    fineWords,
+    coarseWords,
+  ] = words;
+  const keyIdWords = Math.ceil(keyIdBytes! / 4);
+  const fineAt = PROBE_HEADER_WORDS + keyIdWords;
+  if (fineAt + fineWords! + coarseWords! !== words.length) throw new Error('bad sealed probe');
+  return {
+    symbolBits: symbolBits!,
+    hashes: hashes!,
+    coarseHashes: coarseHashes!,
+    keyId: new Uint8Array(words.buffer, PROBE_HEADER_WORDS * 4, keyIdBytes!).slice(),
+    fine: words.slice(fineAt, fineAt + fineWords!),
+    fineAlignments: fineAlignments!,
+    coarse: words.slice(fineAt + fineWords!, fineAt + fineWords! + coarseWords!),
+    coarseAlignments: coarseAlignments!,
+  };
 }

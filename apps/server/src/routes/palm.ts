@@ -14,6 +14,7 @@ import {
   palmRegistrationStateRequestSchema,
   palmRegistrationStateResponseSchema,
 } from '@hasta/contracts/palm';
+import { palmEnrolmentPendingResponseSchema } from '@hasta/contracts/palm-trust';
 import { successResponseSchema } from '@hasta/contracts/auth';
 import { idempotencyHeaderSchema } from '@hasta/contracts/wallet';
 import { paiseToRupeesText } from '@hasta/ledger/money';
@@ -32,6 +33,7 @@ import { receivePalmPayment } from '../palm/receive-palm-payment';
 import { palmRegistrationState, registerPalm, type PalmRegistrationDeps } from '../palm/register-palm';
 import { actingFor, requireUser } from '../plugins/auth';
 import { idempotencyKey } from './support/idempotency-key';
+import { publicOrigin } from './support/public-origin';
 import {
   PALM_BODY_LIMIT_BYTES,
   palmConfirmationDeps,
@@ -40,21 +42,31 @@ import {
   palmPaymentDeps,
   receivingDevice,
 } from './support/palm-payment';
-import { publicOrigin } from './support/public-origin';
 
 /**
  * Palm registration and palm payments (spec §7 `/Palm/*`), and the person's consent (Consent tab):
  * withdrawing stops palm payments at once; erasing deletes the templates and shreds the log records.
  */
-export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
+export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps, 'db'> }> = async (
+  app,
+  { deps: { db } },
+) => {
   const palm = app.palm;
   const tags = ['palm'];
+  const notices = { db, messenger: app.messenger };
   const consentDeps: PalmConsentDeps = {
     consents: app.palmConsents,
     palm,
     transparencyLog: app.transparencyLog,
+    notices,
   };
-  const registrationDeps: PalmRegistrationDeps = { consents: app.palmConsents, palm };
+  const registrationDeps: PalmRegistrationDeps = {
+    db,
+    consents: app.palmConsents,
+    palm,
+    messenger: app.messenger,
+    secret: app.env.COOKIE_SECRET,
+  };
 
   app.get(
     '/Palm/config',
@@ -77,22 +89,39 @@ export const palmRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: PALM_BODY_LIMIT_BYTES,
       schema: {
         tags,
-        summary: 'Register one hand (consent given with it); admins may register for another user',
+        summary:
+          'Register one of your hands (consent given with it; needs a palm_enrol step-up of this session), ' +
+          'or, as an admin, start a registration for another user that they approve with a code (202)',
         body: palmRegisterRequestSchema,
-        response: { 200: palmRegisterResponseSchema },
+        response: { 200: palmRegisterResponseSchema, 202: palmEnrolmentPendingResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = await requireUser(request);
       const userId = actingFor(auth, request.body.user_id);
       const hand = request.body.which_hand;
-      const { palmHash } = await registerPalm(registrationDeps, { userId, hand, scan: request.body.scan });
+      const outcome = await registerPalm(registrationDeps, {
+        caller: { userId: auth.user.id, sessionId: auth.sessionId },
+        userId,
+        hand,
+        scan: request.body.scan,
+        origin: publicOrigin(request),
+      });
+      if (outcome.kind === 'pending') {
+        return reply.code(202).send({
+          success: true as const,
+          state: false as const,
+          approval_required: true as const,
+          message: messages.palmEnrolmentApprovalSent,
+          request: outcome.request,
+        });
+      }
       return {
         success: true as const,
         state: true as const,
         message: `${hand === 'left' ? 'Left' : 'Right'} hand has been registered successfully.`,
         which_hand: hand,
-        palm_hash: palmHash,
+        palm_hash: outcome.palmHash,
       };
     },
   );

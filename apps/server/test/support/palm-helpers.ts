@@ -1,7 +1,8 @@
 import type { PalmScan } from '@hasta/contracts/palm';
 import { createIdentity, renderSample, type SyntheticIdentity } from '@hasta/palm/synthetic';
 import type { FastifyInstance } from 'fastify';
-import { bearer } from './auth-helpers';
+import { findSession } from '../../src/auth/sessions';
+import { bearer, lastCode } from './auth-helpers';
 
 const SEED = 20261123;
 const identities = new Map<number, SyntheticIdentity>();
@@ -21,8 +22,46 @@ export function scanOf(identity: number, samples: number[], source: PalmScan['so
 }
 
 /**
+ * The owner's step-up for `purpose` as the app does it, unless this session has a live one: a code to their
+ * own phone (else email), read from the dev outbox, then verified.
+ */
+export async function stepUp(
+  app: FastifyInstance,
+  token: string,
+  purpose: 'palm_enrol' | 'palm_unfreeze' = 'palm_enrol',
+): Promise<void> {
+  const db = app.database.db;
+  const session = await findSession(db, token);
+  if (!session) throw new Error('stepUp: no live session for this token');
+  const live = await db
+    .selectFrom('palm_step_ups')
+    .select('id')
+    .where('session_id', '=', session.sessionId)
+    .where('purpose', '=', purpose)
+    .where('expires_at', '>', new Date(Date.now() + 30_000))
+    .executeTakeFirst();
+  if (live) return;
+  const sent = await app.inject({
+    method: 'POST',
+    url: '/Palm/step-up/send',
+    payload: { purpose },
+    headers: bearer(token),
+  });
+  if (sent.statusCode !== 200) throw new Error(`step-up send: ${sent.body}`);
+  const otp = await lastCode(app.database, session.user.phone ?? session.user.email!);
+  const verified = await app.inject({
+    method: 'POST',
+    url: '/Palm/step-up/verify',
+    payload: { purpose, otp },
+    headers: bearer(token),
+  });
+  if (verified.statusCode !== 200) throw new Error(`step-up verify: ${verified.body}`);
+}
+
+/**
  * Registers a hand of the signed-in person (`token`) the way the app does: every step the server asks of
- * the owner first, then POST /Palm/register. Answers the registration's response.
+ * the owner first (the step-up of their session), then POST /Palm/register. Answers the registration's
+ * response. (An admin naming another user in `extra` gets the 202 of a request the owner approves.)
  */
 export async function registerPalm(
   app: FastifyInstance,
@@ -31,6 +70,7 @@ export async function registerPalm(
   scan: PalmScan,
   extra: object = {},
 ) {
+  await stepUp(app, token);
   return app.inject({
     method: 'POST',
     url: '/Palm/register',

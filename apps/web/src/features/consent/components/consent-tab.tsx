@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { toast } from 'react-hot-toast';
 
 import { Modal } from '../../../components/modal';
+import { StepUpCode } from '../../../components/step-up-code';
 import {
   cardClass,
   dangerButtonClass,
@@ -16,6 +17,7 @@ import {
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/date-format';
+import { fetchPalmPayStatus, palmTrustKeys, unfreezePalmPay } from '../../../lib/palm-trust';
 import { changeConsent, consentQueryKey, fetchConsent } from '../api/consent';
 import type { ConsentChange, ConsentEvent, ConsentResponse } from '../api/consent';
 
@@ -92,6 +94,7 @@ export function ConsentTab({ palmHash, onChanged }: ConsentTabProps) {
 
   return (
     <section aria-labelledby={headingId} className={`${cardClass} space-y-6`}>
+      <PalmPayPaused />
       <div>
         <h2 id={headingId} className="text-xl font-semibold text-slate-900">
           Palm consent
@@ -310,5 +313,64 @@ function ConsentDetails({ consent, busy, onWithdraw, onRestore, onErase }: Conse
         )}
       </div>
     </>
+  );
+}
+
+/**
+ * Palm pay paused ("Not me", issue 21): a banner saying so and since when, and "Turn palm pay back on",
+ * which needs a fresh code to the person's own phone or email. Shows nothing while palm pay is on.
+ */
+function PalmPayPaused() {
+  const queryClient = useQueryClient();
+  const [turningOn, setTurningOn] = useState(false);
+  const status = useQuery({
+    queryKey: palmTrustKeys.payStatus,
+    queryFn: ({ signal }) => fetchPalmPayStatus(signal),
+    refetchOnMount: 'always',
+  });
+  const unfreeze = useMutation({
+    mutationFn: unfreezePalmPay,
+    onSuccess: (answer) => {
+      setTurningOn(false);
+      toast.success(answer.message);
+      void queryClient.invalidateQueries({ queryKey: palmTrustKeys.payStatus });
+    },
+    onError: (error) => {
+      setTurningOn(false);
+      toast.error(errorMessage(error, messages.loginRequestFailed));
+    },
+  });
+  if (status.data === undefined || !status.data.frozen) return null;
+  return (
+    <div
+      role="region"
+      aria-label="Palm pay paused"
+      className="space-y-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-4"
+    >
+      <p className="font-semibold text-amber-950">Palm pay is paused for your account</p>
+      <p className="text-amber-950">
+        {status.data.frozen_at === null
+          ? 'Nobody can pay with your palm until you turn palm pay back on.'
+          : `Paused on ${formatDateTime(status.data.frozen_at)} after a payment was reported as not yours. Nobody can pay with your palm until you turn palm pay back on.`}
+      </p>
+      {turningOn ? (
+        <div className="rounded-lg bg-white px-4 py-4">
+          <StepUpCode
+            purpose="palm_unfreeze"
+            intro={<p>Turning palm pay back on needs a code we send to your own phone or email.</p>}
+            onVerified={() => unfreeze.mutate()}
+          />
+        </div>
+      ) : (
+        <button
+          type="button"
+          className={`${primaryButtonClass} ${disabledClass}`}
+          disabled={unfreeze.isPending}
+          onClick={() => setTurningOn(true)}
+        >
+          Turn palm pay back on
+        </button>
+      )}
+    </div>
   );
 }

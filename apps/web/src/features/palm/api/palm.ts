@@ -6,12 +6,16 @@ import {
   palmRegistrationStateResponseSchema,
 } from '@hasta/contracts/palm';
 import type { Hand, PalmScan } from '@hasta/contracts/palm';
+import { palmEnrolmentPendingResponseSchema } from '@hasta/contracts/palm-trust';
 import { z } from 'zod';
 
 import { apiRequest } from '../../../lib/api-client';
 
 export type PalmRegistrationState = z.infer<typeof palmRegistrationStateResponseSchema>;
 export type PalmRegisterAnswer = z.infer<typeof palmRegisterResponseSchema>;
+/** An admin's registration for another user: it waits for the owner's approval (issue 21). */
+export type PalmEnrolmentPending = z.infer<typeof palmEnrolmentPendingResponseSchema>;
+const palmRegisterOrPendingSchema = z.union([palmRegisterResponseSchema, palmEnrolmentPendingResponseSchema]);
 export type PalmPaymentAnswer = z.infer<typeof palmPaymentResponseSchema>;
 export type PalmConfirmationAnswer = z.infer<typeof palmConfirmationResponseSchema>;
 /** A palm payment call answers the payment, or (above the palm limit) that it waits for the payer's code. */
@@ -44,8 +48,16 @@ export interface PalmRegistration {
   scan: PalmScan;
 }
 
-/** POST /Palm/register: the person agreed to PALM_CONSENT_NOTICE before this scan (`consent: true`). */
-export function registerPalm({ userId, hand, scan }: PalmRegistration): Promise<PalmRegisterAnswer> {
+/**
+ * POST /Palm/register: the person agreed to PALM_CONSENT_NOTICE before this scan (`consent: true`). One's own
+ * palm needs this session's step-up first; an admin's registration for another user answers a request that
+ * waits for the owner.
+ */
+export function registerPalm({
+  userId,
+  hand,
+  scan,
+}: PalmRegistration): Promise<PalmRegisterAnswer | PalmEnrolmentPending> {
   return apiRequest('/Palm/register', {
     method: 'POST',
     body: {
@@ -54,7 +66,7 @@ export function registerPalm({ userId, hand, scan }: PalmRegistration): Promise<
       consent: true,
       scan,
     },
-    schema: palmRegisterResponseSchema,
+    schema: palmRegisterOrPendingSchema,
   });
 }
 

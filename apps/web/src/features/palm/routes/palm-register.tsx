@@ -3,12 +3,13 @@ import { messages } from '@hasta/contracts/messages';
 import { PALM_CONSENT_NOTICE } from '@hasta/contracts/palm';
 import type { Hand, PalmScan } from '@hasta/contracts/palm';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 
 import { Page } from '../../../components/page';
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
+import { StepUpCode } from '../../../components/step-up-code';
 import type { PalmScanOutcome } from '../../../components/palm-scanner/palm-scanner';
 import {
   cardClass,
@@ -20,6 +21,8 @@ import {
 import { errorMessage } from '../../../lib/api-client';
 import { isAdmin, useStoredUser } from '../../../lib/auth-storage';
 import { buildLoginPath } from '../../../lib/login-redirect';
+import { fetchEnrolmentRequest, fetchStepUpStatus, palmTrustKeys } from '../../../lib/palm-trust';
+import type { EnrolmentRequest } from '../../../lib/palm-trust';
 import { fetchRegistrationState, palmKeys, registerPalm } from '../api/palm';
 import {
   continueLabel,
@@ -35,17 +38,23 @@ import type { HandsRegistered } from '../utils/registration-texts';
 type Phase =
   | { kind: 'choose' }
   | { kind: 'scan'; hand: Hand; attempt: number }
+  | { kind: 'waiting'; hand: Hand; attempt: number; request: EnrolmentRequest }
   | { kind: 'success'; hand: Hand }
   | { kind: 'error'; hand: Hand; attempt: number; message: string };
 
 const HANDS: readonly Hand[] = ['left', 'right'];
+/** How often the page asks whether the owner answered an admin's registration. */
+const APPROVAL_POLL_MS = 3000;
 
 /**
  * Palm Registration (spec §2.12, §4): per hand, not registered to registered, one hand at a time. Choosing a
  * hand opens the scanner once the person has read the consent notice and ticked "I agree"; success shows its
  * panel and redirects after 5 s (to /admin for an admin, else /user-dashboard); an error shows its message
- * and Try Again. In admin mode (`?admin_mode=true&user_id=…&user_email=…&hand=…`) the palm is registered for
- * that user.
+ * and Try Again. One's own palm needs "Confirm it's you" first (issue 21: a code to the owner's own phone or
+ * email, this session may then register for 5 minutes). In admin mode
+ * (`?admin_mode=true&user_id=…&user_email=…&hand=…`) the scan starts a registration for that user that waits
+ * for their approval on their own device: the page shows where their code went and asks every 3 s until
+ * they approve (success), decline or it expires (error, Try Again).
  */
 export function PalmRegisterRoute() {
   const user = useStoredUser();
@@ -62,6 +71,23 @@ export function PalmRegisterRoute() {
     params.hand === null ? { kind: 'choose' } : { kind: 'scan', hand: params.hand, attempt: 0 },
   );
   const [agreed, setAgreed] = useState(false);
+  // One's own palm: this session's step-up, verified until this time.
+  const ownPalm = targetId === null || targetId === user?.id;
+  const [verifiedUntil, setVerifiedUntil] = useState<Date | null>(null);
+  // A session that confirmed within the last 5 minutes (the page reloaded) need not ask for another code.
+  const stepUp = useQuery({
+    queryKey: palmTrustKeys.stepUp('palm_enrol'),
+    queryFn: ({ signal }) => fetchStepUpStatus('palm_enrol', signal),
+    enabled: user !== null && ownPalm,
+    refetchOnMount: 'always',
+  });
+  const confirmed = !ownPalm || verifiedUntil !== null || stepUp.data?.verified === true;
+  const stepUpLost = (): void => {
+    setVerifiedUntil(null);
+    queryClient.setQueryData(palmTrustKeys.stepUp('palm_enrol'), { verified: false, valid_until: null });
+  };
+  // Set by a scan the server answered with a request waiting for the owner.
+  const pendingRequest = useRef<EnrolmentRequest | null>(null);
 
   const state = useQuery({
     queryKey: palmKeys.registrationState(targetId),
@@ -93,6 +119,7 @@ export function PalmRegisterRoute() {
 
   const register = async (hand: Hand, scan: PalmScan): Promise<PalmScanOutcome> => {
     const answer = await registerPalm({ userId: targetId, hand, scan });
+    if ('approval_required' in answer) pendingRequest.current = answer.request;
     return { title: successTexts(hand, admin).title, detail: answer.message };
   };
 
@@ -145,16 +172,31 @@ export function PalmRegisterRoute() {
           </div>
         ) : null}
 
+        {hands !== null && !confirmed && stepUp.data !== undefined ? (
+          <div className={cardClass}>
+            <StepUpCode
+              purpose="palm_enrol"
+              intro={
+                <p>
+                  A registered palm can pay from your wallet. Before you register one, confirm it is you with
+                  a code we send to your own phone or email.
+                </p>
+              }
+              onVerified={setVerifiedUntil}
+            />
+          </div>
+        ) : null}
+
         {hands === null ? null : (
           <section aria-label="Registration state" className={cardClass}>
             <RegistrationProgress hands={hands} />
-            {shown.kind === 'choose' ? (
+            {shown.kind === 'choose' && confirmed ? (
               <HandChoice hands={hands} onChoose={(hand) => setPhase({ kind: 'scan', hand, attempt: 0 })} />
             ) : null}
           </section>
         )}
 
-        {hands !== null && shown.kind === 'scan' ? (
+        {hands !== null && shown.kind === 'scan' && confirmed ? (
           <ScanStep
             hand={shown.hand}
             agreed={agreed}
@@ -170,14 +212,36 @@ export function PalmRegisterRoute() {
               errorFallback={messages.handScanRegistrationFailed}
               onScan={(scan) => register(shown.hand, scan)}
               onSuccess={() => {
+                const request = pendingRequest.current;
+                pendingRequest.current = null;
+                if (request !== null) {
+                  setPhase({ kind: 'waiting', hand: shown.hand, attempt: shown.attempt, request });
+                  return;
+                }
                 setPhase({ kind: 'success', hand: shown.hand });
                 void queryClient.invalidateQueries({ queryKey: palmKeys.registrationState(targetId) });
               }}
-              onError={(message) =>
-                setPhase({ kind: 'error', hand: shown.hand, attempt: shown.attempt, message })
-              }
+              onError={(message) => {
+                // The step-up ran out (5 minutes): confirm again before the next scan.
+                if (message === messages.stepUpRequired) stepUpLost();
+                setPhase({ kind: 'error', hand: shown.hand, attempt: shown.attempt, message });
+              }}
             />
           </ScanStep>
+        ) : null}
+
+        {shown.kind === 'waiting' ? (
+          <WaitingForOwner
+            request={shown.request}
+            targetLabel={targetLabel}
+            onApproved={() => {
+              setPhase({ kind: 'success', hand: shown.hand });
+              void queryClient.invalidateQueries({ queryKey: palmKeys.registrationState(targetId) });
+            }}
+            onClosed={(message) =>
+              setPhase({ kind: 'error', hand: shown.hand, attempt: shown.attempt, message })
+            }
+          />
         ) : null}
 
         {shown.kind === 'success' ? <SuccessPanel hand={shown.hand} admin={admin} /> : null}
@@ -314,6 +378,57 @@ function ScanStep({ hand, agreed, onAgree, onCancel, children }: ScanStepProps) 
     </section>
   );
 }
+
+const CLOSED_MESSAGES: Readonly<Record<'declined' | 'expired' | 'failed', string>> = {
+  declined: messages.palmEnrolmentDeclined,
+  expired: messages.palmEnrolmentRequestClosed,
+  failed: messages.palmEnrolmentRequestFailed,
+};
+
+/** An admin's registration waiting for the owner: asks every 3 s until they answer or it expires. */
+function WaitingForOwner({
+  request,
+  targetLabel,
+  onApproved,
+  onClosed,
+}: {
+  request: EnrolmentRequest;
+  targetLabel: string | null;
+  onApproved: () => void;
+  onClosed: (message: string) => void;
+}) {
+  const latest = useQuery({
+    queryKey: palmTrustKeys.enrolmentRequest(request.id),
+    queryFn: ({ signal }) => fetchEnrolmentRequest(request.id, signal),
+    refetchInterval: APPROVAL_POLL_MS,
+    initialData: request,
+  });
+  const status = latest.data.status;
+  useEffect(() => {
+    if (status === 'approved') onApproved();
+    else if (status !== 'waiting') onClosed(CLOSED_MESSAGES[status]);
+  }, [status, onApproved, onClosed]);
+  return (
+    <section aria-label="Waiting for the owner" className={`${cardClass} space-y-3`}>
+      <p role="status" className="text-xl font-semibold text-slate-900">
+        Waiting for the owner’s approval
+      </p>
+      <p className="text-slate-800">
+        {messages.palmEnrolmentApprovalSent} Nothing is registered until{' '}
+        <strong>{targetLabel ?? 'the owner'}</strong> approves it.
+      </p>
+      <p className="text-sm text-slate-700">
+        <span className="mr-2 inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
+          {request.channel === 'sms' ? 'SMS OTP' : 'Email OTP'}
+        </span>
+        Code sent to {request.sent_to}. The request expires at {formatTime(request.expires_at)}.
+      </p>
+    </section>
+  );
+}
+
+const formatTime = (iso: string): string =>
+  new Date(iso).toLocaleTimeString('en-IN', { hour: 'numeric', minute: '2-digit' });
 
 function SuccessPanel({ hand, admin }: { hand: Hand; admin: boolean }) {
   const texts = successTexts(hand, admin);

@@ -12,6 +12,7 @@ import { Badge } from '../../../components/badge';
 import { ChangePasswordDialog } from '../../../components/change-password-dialog';
 import { Page } from '../../../components/page';
 import { Tabs } from '../../../components/tabs';
+import { WaitingPalmRegistrations } from '../../../components/waiting-palm-registrations';
 import { cardClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
@@ -133,6 +134,11 @@ export function UserDashboardRoute({ consentTab: ConsentTab }: { consentTab: Con
       ) : null}
       {data === undefined ? null : (
         <>
+          <WaitingPalmRegistrations
+            onChanged={() =>
+              void queryClient.invalidateQueries({ queryKey: dashboardQueryKey(userId ?? '') })
+            }
+          />
           <ProfileCard user={data} />
           <div className="mt-8">
             <Tabs label="Dashboard sections" tabs={TABS} active={tab} onChange={setTab}>

@@ -1,0 +1,124 @@
+import { messages } from '@hasta/contracts/messages';
+import { useId, useState } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+
+import { errorMessage } from '../lib/api-client';
+import { sendStepUpCode, verifyStepUpCode } from '../lib/palm-trust';
+import type { StepUpPurpose, StepUpSent } from '../lib/palm-trust';
+import { FormAlert, OtpField } from './form-field';
+import { disabledClass, primaryButtonClass, secondaryButtonClass } from './ui-classes';
+
+export interface StepUpCodeProps {
+  purpose: StepUpPurpose;
+  /** What the code lets the person do, e.g. "Before you register a palm, ...". */
+  intro: ReactNode;
+  /** The code was right: this session may act for 5 minutes (until `validUntil`). */
+  onVerified: (validUntil: Date) => void;
+}
+
+/**
+ * "Confirm it's you" (issue 21): a code to the signed-in owner's own phone, else email (the server chooses;
+ * the page only shows where it went, as the transfer code step does), then the code. Resend after a minute.
+ */
+export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
+  const id = useId();
+  const alertId = `${id}-alert`;
+  const [sent, setSent] = useState<StepUpSent | null>(null);
+  const [otp, setOtp] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'send' | 'verify' | null>(null);
+
+  const send = async (): Promise<void> => {
+    if (busy !== null) return;
+    setBusy('send');
+    setError(null);
+    try {
+      setSent(await sendStepUpCode(purpose));
+      setOtp('');
+    } catch (cause) {
+      setError(errorMessage(cause, messages.failedToSendVerificationCode));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const verify = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault();
+    if (busy !== null) return;
+    if (!/^\d{6}$/.test(otp)) {
+      setError(messages.invalidOtp);
+      return;
+    }
+    setBusy('verify');
+    setError(null);
+    try {
+      const answer = await verifyStepUpCode(purpose, otp);
+      onVerified(new Date(answer.valid_until));
+    } catch (cause) {
+      setError(errorMessage(cause, messages.failedToVerifyOtp));
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="space-y-4">
+      <h2 id={`${id}-heading`} className="text-lg font-semibold text-slate-900">
+        Confirm it’s you
+      </h2>
+      <div className="text-slate-800">{intro}</div>
+      {sent === null ? (
+        <>
+          <FormAlert id={alertId} message={error} />
+          <button
+            type="button"
+            className={`${primaryButtonClass} ${disabledClass}`}
+            disabled={busy !== null}
+            onClick={() => void send()}
+          >
+            {busy === 'send' ? 'Sending...' : 'Send code'}
+          </button>
+        </>
+      ) : (
+        <>
+          <p role="status" className="text-slate-800">
+            {sent.message}
+          </p>
+          <p className="text-sm text-slate-700">
+            <span className="mr-2 inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
+              {sent.channel === 'sms' ? 'SMS OTP' : 'Email OTP'}
+            </span>
+            Sent to {sent.sent_to}.
+          </p>
+          <form noValidate className="space-y-4" onSubmit={(event) => void verify(event)}>
+            <OtpField
+              label="6-digit code"
+              autoComplete="one-time-code"
+              value={otp}
+              invalid={error !== null}
+              errorId={alertId}
+              onCode={setOtp}
+            />
+            <FormAlert id={alertId} message={error} />
+            <div className="flex flex-wrap gap-3">
+              <button
+                type="submit"
+                className={`${primaryButtonClass} ${disabledClass}`}
+                disabled={busy !== null}
+              >
+                {busy === 'verify' ? 'Verifying...' : 'Verify'}
+              </button>
+              <button
+                type="button"
+                className={`${secondaryButtonClass} ${disabledClass}`}
+                disabled={busy !== null}
+                onClick={() => void send()}
+              >
+                {busy === 'send' ? 'Sending...' : 'Resend code'}
+              </button>
+            </div>
+          </form>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+import { messages } from '@hasta/contracts/messages';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { toast } from 'react-hot-toast';
+
+import { errorMessage } from '../lib/api-client';
+import { formatDateTime } from '../lib/date-format';
+import {
+  approveEnrolmentRequest,
+  declineEnrolmentRequest,
+  fetchWaitingEnrolmentRequests,
+  palmTrustKeys,
+} from '../lib/palm-trust';
+import type { EnrolmentRequest } from '../lib/palm-trust';
+import { FormAlert, OtpField } from './form-field';
+import { cardClass, disabledClass, primaryButtonClass, secondaryButtonClass } from './ui-classes';
+
+const handName = (hand: 'left' | 'right'): string => (hand === 'left' ? 'Left hand' : 'Right hand');
+
+/**
+ * Palm registrations an admin at Hasta started on the signed-in person's account (issue 21): nothing is
+ * registered until they approve it here with the code sent to their own phone or email, or decline it.
+ * Shows nothing when none is waiting.
+ */
+export function WaitingPalmRegistrations({ onChanged }: { onChanged: () => void }) {
+  const queryClient = useQueryClient();
+  const waiting = useQuery({
+    queryKey: palmTrustKeys.enrolmentRequests,
+    queryFn: ({ signal }) => fetchWaitingEnrolmentRequests(signal),
+    refetchOnMount: 'always',
+  });
+  if (waiting.data === undefined || waiting.data.length === 0) return null;
+  const done = (): void => {
+    void queryClient.invalidateQueries({ queryKey: palmTrustKeys.enrolmentRequests });
+    onChanged();
+  };
+  return (
+    <section
+      aria-labelledby="palm-requests-heading"
+      className={`${cardClass} mb-6 space-y-4 border-amber-300`}
+    >
+      <h2 id="palm-requests-heading" className="text-xl font-semibold text-slate-900">
+        Palm registration waiting for your approval
+      </h2>
+      <p className="text-slate-800">
+        An admin at Hasta started registering a palm on your account. Approve it only if you are with them now
+        and it is your own palm: it will be able to pay from your wallet.
+      </p>
+      <ul className="space-y-4">
+        {waiting.data.map((request) => (
+          <li key={request.id}>
+            <WaitingRequest request={request} onDone={done} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function WaitingRequest({ request, onDone }: { request: EnrolmentRequest; onDone: () => void }) {
+  const id = useId();
+  const alertId = `${id}-alert`;
+  const [otp, setOtp] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'approve' | 'decline' | null>(null);
+
+  const approve = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault();
+    if (busy !== null) return;
+    if (!/^\d{6}$/.test(otp)) {
+      setError(messages.invalidOtp);
+      return;
+    }
+    setBusy('approve');
+    setError(null);
+    try {
+      toast.success((await approveEnrolmentRequest(request.id, otp)).message);
+      onDone();
+    } catch (cause) {
+      setError(errorMessage(cause, messages.palmRegistrationFailed));
+      setBusy(null);
+    }
+  };
+
+  const decline = async (): Promise<void> => {
+    if (busy !== null) return;
+    setBusy('decline');
+    setError(null);
+    try {
+      toast.success((await declineEnrolmentRequest(request.id)).message);
+      onDone();
+    } catch (cause) {
+      setError(errorMessage(cause, messages.palmRegistrationFailed));
+      setBusy(null);
+    }
+  };
+
+  return (
+    <form
+      noValidate
+      aria-label={`${handName(request.which_hand)} registration`}
+      className="space-y-3 rounded-lg border border-slate-300 p-4"
+      onSubmit={(event) => void approve(event)}
+    >
+      <p className="font-semibold text-slate-900">
+        {handName(request.which_hand)} · started {formatDateTime(request.created_at)}
+      </p>
+      <p className="text-sm text-slate-700">
+        <span className="mr-2 inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
+          {request.channel === 'sms' ? 'SMS OTP' : 'Email OTP'}
+        </span>
+        Code sent to {request.sent_to}.
+      </p>
+      <OtpField
+        label="6-digit code"
+        autoComplete="one-time-code"
+        value={otp}
+        invalid={error !== null}
+        errorId={alertId}
+        onCode={setOtp}
+      />
+      <FormAlert id={alertId} message={error} />
+      <div className="flex flex-wrap gap-3">
+        <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy !== null}>
+          {busy === 'approve' ? 'Approving...' : 'Approve'}
+        </button>
+        <button
+          type="button"
+          className={`${secondaryButtonClass} ${disabledClass}`}
+          disabled={busy !== null}
+          onClick={() => void decline()}
+        >
+          {busy === 'decline' ? 'Declining...' : 'Decline'}
+        </button>
+      </div>
+    </form>
+  );
+}
