@@ -12,7 +12,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, signIn, test } from './support/acc
 import type { Account } from './support/accounts';
 import { openTab, toast } from './support/admin';
 import { axeViolations } from './support/axe';
-import { extractCode, nextMessage } from './support/outbox';
+import { stepUpByApi } from './support/step-up';
 import { adminSession, apiSession, apiTransfer, giveValue, inr, pageFor } from './support/wallet';
 
 /**
@@ -42,21 +42,9 @@ function palmFrames(palm: Palm, first: number): string[] {
   );
 }
 
-/** The owner's fresh step-up (a code to their own phone or email) that enrolling a palm needs. */
-async function stepUp(session: APIRequestContext, account: Account): Promise<void> {
-  const message = await nextMessage(session, account.contact, async () => {
-    const sent = await session.post('/Palm/step-up/send', { data: { purpose: 'palm_enrol' } });
-    expect(sent.status(), await sent.text()).toBe(200);
-  });
-  const verified = await session.post('/Palm/step-up/verify', {
-    data: { purpose: 'palm_enrol', otp: extractCode(message.body) },
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
-}
-
 /** Registers `hand` of the session's owner with `palm` through the API, after the owner's step-up. */
 async function registerPalm(session: APIRequestContext, account: Account, palm: Palm, hand: Hand) {
-  await stepUp(session, account);
+  await stepUpByApi(session, account.contact);
   const response = await session.post('/Palm/register', {
     data: { which_hand: hand, consent: true, scan: { frames: palmFrames(palm, 100), source: 'camera' } },
   });
