@@ -13,6 +13,7 @@ import { loadPalmKeys } from './palm/palm-keys';
 import { palmPaymentExpiry } from './palm/palm-payment-confirmation';
 import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';
+import { ReplayGuard } from './palm/replay-guard';
 import {
   loadLogKeys,
   MAX_ENTRIES_PER_ROUND,
@@ -60,6 +61,8 @@ declare module 'fastify' {
     palmPayments: PalmPaymentRepository;
     /** A person's palm data and consent, as the Consent tab and registration read them. */
     palmConsents: PalmConsentRepository;
+    /** The palm replay guard: each person's recent scans, a copy of one pays nothing (decision 025). */
+    palmReplays: ReplayGuard;
   }
 }
 
@@ -138,7 +141,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (anchorWorker && env.ANCHOR_CHECK_INTERVAL_MS > 0) anchorWorker.start(env.ANCHOR_CHECK_INTERVAL_MS);
   app.addHook('onClose', async () => anchorWorker?.stop());
 
-  const palm = new PalmService(deps.database.db, await loadPalmKeys(deps.database.db, env), {
+  const palmKeys = await loadPalmKeys(deps.database.db, env);
+  const palm = new PalmService(deps.database.db, palmKeys, {
     demoMode: env.PALM_DEMO_MODE ?? env.NODE_ENV !== 'production',
     maxPaymentPaise: BigInt(env.PALM_MAX_PAYMENT_PAISE),
   });
@@ -146,6 +150,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('palm', palm);
   app.decorate('palmPayments', new PalmPaymentRepository(deps.database.db));
   app.decorate('palmConsents', new PalmConsentRepository(deps.database.db));
+  app.decorate('palmReplays', new ReplayGuard(palmKeys));
   app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);

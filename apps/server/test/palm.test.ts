@@ -348,6 +348,8 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       pendingExpiry: test.app.pendingExpiry,
       payments: test.app.palmPayments,
       messenger: { send: () => Promise.reject(new Error('gateway down')) },
+      replays: test.app.palmReplays,
+      notices: { db: test.database.db, messenger: test.app.messenger },
       codeSecret: test.env.COOKIE_SECRET,
       log: { error: (_details, message) => logged.push(message) },
     };

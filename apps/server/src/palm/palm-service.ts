@@ -5,6 +5,7 @@ import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
 import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '@hasta/palm/fusion';
 import { parseTemplate, palmHash, serializeTemplate, type ProtectedTemplate } from '@hasta/palm/protect';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
+import { replayProbe, type ReplayProbe } from '@hasta/palm/replay';
 import { decide, decisionPolicy, galleryShapeOf } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -12,6 +13,7 @@ import type { Schema } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import { open, seal } from '../tlog/sealing';
 import type { PalmKey, PalmKeys } from './palm-keys';
+import { RecentScanRepository } from './recent-scan-repository';
 
 /** Whether the template `t` has a live (not withdrawn) consent. */
 const liveConsent = sql<boolean>`EXISTS (
@@ -42,6 +44,12 @@ export interface PalmMatch {
   /** Share of agreeing template symbols, percent with one decimal: what the history shows. */
   similarity: number;
   distance: number;
+  /**
+   * The scan's fused feature protected under the CURRENT key (what the replay guard remembers), and the same
+   * under the guard's fine alignments (what it compares with remembered scans). Never the feature itself.
+   */
+  scanTemplate: ProtectedTemplate;
+  replayProbe: ReplayProbe;
 }
 
 export interface PalmServiceOptions {
@@ -200,12 +208,15 @@ export class PalmService {
     const enrolled = found ? this.#enrolled.get(found.templateId) : undefined;
     if (!found || !enrolled) throw new PalmNotRecognisedError();
     if (enrolled.key !== this.keys.current) await this.#renew(found.templateId, enrolled, found.feature);
+    const current = this.keys.current.protector;
     return {
       userId: enrolled.userId,
       hand: enrolled.hand,
       templateId: found.templateId,
       distance: found.distance,
       similarity: Math.round((1 - found.distance) * 1000) / 10,
+      scanTemplate: current.enrol(found.feature),
+      replayProbe: replayProbe(current, found.feature),
     };
   }
 
@@ -273,7 +284,7 @@ export class PalmService {
   }
 
   /**
-   * Erasure: the templates are deleted, any live consent is withdrawn and an erase event is logged for each
+   * Erasure: the templates and the recent scans (the replay guard's) are deleted, any live consent is withdrawn and an erase event is logged for each
    * hand. The caller then destroys the user's data key, so their log records can never be opened again.
    */
   async erase(userId: string): Promise<boolean> {
@@ -284,6 +295,7 @@ export class PalmService {
         .where('user_id', '=', userId)
         .returning('hand')
         .execute();
+      await new RecentScanRepository(trx).deleteAll(userId);
       await recordEvents(trx, userId, [
         ...consents.map((row) => ({ type: 'consent.withdrawn' as const, hand: row.hand })),
         ...templates.map((row) => ({ type: 'palm.erased' as const, hand: row.hand })),

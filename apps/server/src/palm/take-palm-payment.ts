@@ -6,13 +6,15 @@ import { uuidFromText } from '../ledger/ledger';
 import { toAppError } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
 import type { Messenger } from '../messaging/messenger';
+import { notifyOwner, type NoticeDeps } from '../notices/notify-owner';
 import {
   closedMessage,
   closePalmPayment,
   palmCodeHash,
   type PalmConfirmationDeps,
 } from './palm-payment-confirmation';
-import { PalmNotRecognisedError, type PalmService } from './palm-service';
+import { PalmNotRecognisedError, type PalmMatch, type PalmService } from './palm-service';
+import { ReplayRefusedError, type ReplayGuard } from './replay-guard';
 
 /**
  * Unrecognised scans per receiving account: at most 5 in 15 minutes and 20 in a day. Identification tells
@@ -36,6 +38,10 @@ export interface ErrorLog {
 export interface PalmPaymentDeps extends PalmConfirmationDeps {
   palm: Pick<PalmService, 'identify' | 'recordScan' | 'options'>;
   messenger: Pick<Messenger, 'send'>;
+  /** The replay guard: a copy of an earlier scan pays nothing (decision 025). */
+  replays: Pick<ReplayGuard, 'refuseReplay'>;
+  /** Where the payer is told of a refused replay. */
+  notices: NoticeDeps;
   log: ErrorLog;
 }
 
@@ -69,6 +75,43 @@ async function checkScanFailures(deps: PalmPaymentDeps, receiverUserId: string):
     const recent = failures.filter((at) => now - at.getTime() < limit.window_ms).length;
     if (recent >= limit.count) throw AppError.of('RATE_LIMITED', 'palmTooManyFailures');
   }
+}
+
+/** "14:05 on 26 Nov", India time: when a notice says something happened. */
+export function noticeTime(at: Date): string {
+  const zone = { timeZone: 'Asia/Kolkata' } as const;
+  const time = new Intl.DateTimeFormat('en-GB', {
+    ...zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  const day = new Intl.DateTimeFormat('en-GB', { ...zone, day: 'numeric', month: 'short' });
+  return `${time.format(at)} on ${day.format(at)}`;
+}
+
+/**
+ * A refused replay: the receiver hears what an unrecognised palm gets (not that the palm matched), it counts
+ * as their failed scan, and the payer is told, with no palm data and nothing of the receiver.
+ */
+async function refusedReplay(
+  deps: PalmPaymentDeps,
+  input: PalmPaymentInput,
+  match: PalmMatch,
+): Promise<never> {
+  await deps.payments.recordScanFailure(input.receiverUserId);
+  try {
+    await notifyOwner(deps.notices, match.userId, {
+      subject: 'A copied palm scan was refused',
+      body:
+        `Hasta: a palm scan copying an earlier scan of your palm was refused at ${noticeTime(new Date())}. ` +
+        'Nothing was paid. If this keeps happening, pause palm pay from your dashboard.',
+    });
+  } catch (error) {
+    // The refusal stands whether or not the notice could be sent.
+    deps.log.error({ err: error }, 'palm replay notice not sent');
+  }
+  throw new PalmNotRecognisedError();
 }
 
 /**
@@ -107,9 +150,14 @@ export async function takePalmPayment(
     try {
       await deps.ledger.transfer({
         ...payment,
+        // Inside the transfer's transaction, on its first use only (a retried key is the same payment).
+        guard: async (trx) => {
+          await deps.replays.refuseReplay(trx, match);
+        },
         onRecorded: (trx, transfer) => deps.palm.recordScan(trx, match, transfer.id),
       });
     } catch (error) {
+      if (error instanceof ReplayRefusedError) return refusedReplay(deps, input, match);
       throw toAppError(error, deps.ledger.limits);
     }
     return { kind: 'paid', transaction: await deps.payments.transaction(id) };
@@ -124,6 +172,7 @@ export async function takePalmPayment(
       pending: { timeoutMs: PALM_CONFIRM_TIMEOUT_MS },
       // Inside the transfer's transaction, on its first use only (a retried key sends no second code).
       guard: async (trx) => {
+        await deps.replays.refuseReplay(trx, match);
         const sent = await deps.payments
           .within(trx)
           .codesSentSince(match.userId, new Date(Date.now() - OTP_SEND_WINDOW_MS));
@@ -143,6 +192,7 @@ export async function takePalmPayment(
       },
     });
   } catch (error) {
+    if (error instanceof ReplayRefusedError) return refusedReplay(deps, input, match);
     throw toAppError(error, deps.ledger.limits);
   }
   const transaction = await deps.payments.transaction(id);

@@ -19,6 +19,8 @@ export function palmPaymentDeps(app: FastifyInstance, log: FastifyBaseLogger): P
     pendingExpiry: app.pendingExpiry,
     payments: app.palmPayments,
     messenger: app.messenger,
+    replays: app.palmReplays,
+    notices: { db: app.database.db, messenger: app.messenger },
     codeSecret: app.env.COOKIE_SECRET,
     log,
   };
