@@ -13,24 +13,19 @@
  * apart. For the floor in packages/palm/src/replay.ts (REPLAY_MAX_DISTANCE) it prints the share of honest
  * re-scans refused as replays and the share of replays caught, per source, and the worst of each.
  *
- * The replay distance is that of replay.ts: the stored template against the new scan's probe at its best
- * alignment (what 1:1 verification measures), so a shifted or cropped copy is put back in place before it is
- * compared. The unaligned template-to-template distance is printed beside it for comparison.
+ * The distance is the guard's (packages/palm/src/replay.ts ReplayScan): the arriving scan's frames moved back
+ * by up to 3 px or un-cropped, fused and protected again, against the stored template; the plain
+ * template-to-template distance is printed beside it for comparison.
  *
- * Options: --identities N (per source, default 40) --scans S (honest scans per palm, default 4) --seed X
+ * Options: --identities N (per source, default 24) --scans S (honest scans per palm, default 3)
+ *          --replays-per-palm R (default 9, the replay kinds in turn) --seed X
  */
 import { jpegRoundTrip, cropped, noisy, shifted } from './palm-replay-variants';
 import { extractFeatures } from '../packages/palm/src/features';
 import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '../packages/palm/src/fusion';
 import { TemplateProtector, type ProtectedTemplate } from '../packages/palm/src/protect';
 import { createRng, mixSeed, type Rng } from '../packages/palm/src/random';
-import {
-  REPLAY_MAX_DISTANCE,
-  replayDistance,
-  replayProbe,
-  type ReplayProbe,
-} from '../packages/palm/src/replay';
-import { symbolMismatches } from '../packages/palm/src/search';
+import { distance, REPLAY_MAX_DISTANCE, ReplayScan } from '../packages/palm/src/replay';
 import {
   createIdentity,
   renderSample,
@@ -46,9 +41,11 @@ function option(name: string, fallback: number): number {
   return value;
 }
 
-const IDENTITIES = option('identities', 40);
-const SCANS = Math.max(2, option('scans', 4));
+const IDENTITIES = option('identities', 24);
+const SCANS = Math.max(2, option('scans', 3));
 const SEED = option('seed', 20261126);
+/** Replays made of each palm's first scan: the kinds below in turn, so every kind is tried on many palms. */
+const REPLAYS_PER_PALM = option('replays-per-palm', 9);
 const SIDE = 128;
 const FRAMES = 3;
 /** How many recent scans the server keeps per person (the guard compares a new scan with each). */
@@ -58,22 +55,29 @@ const protector = new TemplateProtector(Uint8Array.from({ length: 32 }, (_, i) =
 
 interface Scan {
   template: ProtectedTemplate;
-  probe: ReplayProbe;
+  replay: ReplayScan;
 }
 
 /** The scan as the server makes it (palm-service.ts fusedFeature + protection), or undefined if refused. */
 function scanOf(frames: readonly Uint8Array[]): Scan | undefined {
   const fused = fuseFeatures(frames.map((frame) => extractFeatures(frame, SIDE)));
   if (!fused.distances.every((d) => d <= FRAME_AGREEMENT_MAX_DISTANCE)) return undefined;
-  return { template: protector.enrol(fused.features), probe: replayProbe(protector, fused.features) };
+  const replay = new ReplayScan(protector, frames, SIDE, fused.features);
+  return { template: replay.template, replay };
 }
 
-const unaligned = (a: ProtectedTemplate, b: ProtectedTemplate) =>
-  symbolMismatches(a.words, 0, b.words, 0, a.words.length, a.symbolBits) / a.hashes;
+const unaligned = distance;
+/** The guard's distance: the arriving scan's versions against the stored template. */
+const guardDistance = (stored: Scan, arriving: Scan) => arriving.replay.closestDistance([stored.template])!;
 
 // ------------------------------------------------------------------------------------ replays of a scan
 
-type Variant = { name: string; frames: (frames: readonly Uint8Array[], rng: Rng) => Uint8Array[] };
+interface Variant {
+  name: string;
+  frames: (frames: readonly Uint8Array[], rng: Rng) => Uint8Array[];
+  /** A copy the guard is not built to catch (its frames changed one by one): shown apart, not in (b). */
+  beyond?: true;
+}
 const each =
   (f: (frame: Uint8Array, rng: Rng) => Uint8Array) =>
   (frames: readonly Uint8Array[], rng: Rng): Uint8Array[] =>
@@ -84,7 +88,14 @@ const VARIANTS: Variant[] = [
   ...[95, 85, 75, 60].map((q) => ({ name: `JPEG q${q}`, frames: each((f) => jpegRoundTrip(f, q)) })),
   ...[1, 2, 3].map((px) => ({
     name: `shift ${px} px`,
-    frames: each((f, rng) => shifted(f, px * (rng.chance(0.5) ? 1 : -1), rng.chance(0.5) ? px : -px)),
+    // The whole scan moved: px on one axis, up to px on the other, directions at random.
+    frames: (f: readonly Uint8Array[], rng: Rng) => {
+      const dx = rng.chance(0.5) ? px : -px;
+      const dy = Math.round(rng.range(-px, px));
+      return rng.chance(0.5)
+        ? f.map((frame) => shifted(frame, dx, dy))
+        : f.map((frame) => shifted(frame, dy, dx));
+    },
   })),
   ...[1, 2, 3].map((px) => ({ name: `crop ${px} px`, frames: each((f) => cropped(f, px)) })),
   ...[1, 2, 3, 4].map((sigma) => ({
@@ -101,9 +112,18 @@ const VARIANTS: Variant[] = [
     frames: each((f, rng) => jpegRoundTrip(noisy(shifted(f, 3, -2), 4, rng), 60)),
   },
   { name: 'crop 3 px + JPEG q75', frames: each((f) => jpegRoundTrip(cropped(f, 3), 75)) },
-  { name: 'frames reordered', frames: (f) => [f[2]!, f[0]!, f[1]!] },
-  { name: 'one frame of the scan', frames: (f) => [f[1]!] },
-  { name: 'one frame three times + noise σ2', frames: (f, rng) => [0, 1, 2].map(() => noisy(f[0]!, 2, rng)) },
+  { name: 'frames reordered', frames: (f) => [f[2]!, f[0]!, f[1]!], beyond: true },
+  { name: 'one frame of the scan', frames: (f) => [f[1]!], beyond: true },
+  {
+    name: 'one frame three times + noise σ2',
+    frames: (f, rng) => [0, 1, 2].map(() => noisy(f[0]!, 2, rng)),
+    beyond: true,
+  },
+  {
+    name: 'each frame shifted its own way by 1 px',
+    frames: each((f, rng) => shifted(f, rng.chance(0.5) ? 1 : -1, rng.chance(0.5) ? 1 : -1)),
+    beyond: true,
+  },
 ];
 
 // ------------------------------------------------------------------------------------------- sources
@@ -249,7 +269,7 @@ function measure(source: Source): Measured {
         const stored = scans[i];
         const arriving = scans[j];
         if (i === j || !stored || !arriving) continue;
-        m.honest.push(replayDistance(stored.template, arriving.probe));
+        m.honest.push(guardDistance(stored, arriving));
         if (i < j) m.honestUnaligned.push(unaligned(stored.template, arriving.template));
       }
     }
@@ -259,13 +279,19 @@ function measure(source: Source): Measured {
     if (original < 0) continue;
     const stored = scans[original]!;
     VARIANTS.forEach((variant, v) => {
+      if (
+        (v - identity * REPLAYS_PER_PALM + VARIANTS.length * IDENTITIES) % VARIANTS.length >=
+        REPLAYS_PER_PALM
+      )
+        return;
       const rng = createRng(mixSeed(SEED, identity, v, 0x7e91a));
       const replay = scanOf(variant.frames(frames[original]!, rng));
       // A copy the server refuses as unclear or as two palms pays nobody: nothing to guard.
       if (!replay) return;
-      const d = replayDistance(stored.template, replay.probe);
-      m.replays.push(d);
+      const d = guardDistance(stored, replay);
       m.perVariant.get(variant.name)!.push(d);
+      if (variant.beyond) return;
+      m.replays.push(d);
       m.replaysUnaligned.push(unaligned(stored.template, replay.template));
     });
   }
@@ -299,9 +325,9 @@ function main(): void {
   console.log('# Palm replay guard benchmark (npm run bench:replay)');
   console.log('');
   console.log(
-    `${IDENTITIES} palms per source, ${SCANS} honest scans of ${FRAMES} frames each, ${VARIANTS.length} replays ` +
-      `of the first scan, seed ${SEED}. Distance: replay.ts replayDistance (stored template against the new ` +
-      `scan's probe at its best alignment), 0..1.`,
+    `${IDENTITIES} palms per source, ${SCANS} honest scans of ${FRAMES} frames each, ${REPLAYS_PER_PALM} replays ` +
+      `of the first scan (of ${VARIANTS.length} kinds, in turn), seed ${SEED}. Distance: replay.ts ReplayScan.closestDistance ` +
+      `(the arriving scan moved back by up to 3 px or un-cropped, against the stored template), 0..1.`,
   );
   const results = SOURCES.map((source) => {
     const m = measure(source);

@@ -5,7 +5,7 @@ import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
 import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '@hasta/palm/fusion';
 import { parseTemplate, palmHash, serializeTemplate, type ProtectedTemplate } from '@hasta/palm/protect';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
-import { replayProbe, type ReplayProbe } from '@hasta/palm/replay';
+import { ReplayScan } from '@hasta/palm/replay';
 import { decide, decisionPolicy, galleryShapeOf } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -45,11 +45,11 @@ export interface PalmMatch {
   similarity: number;
   distance: number;
   /**
-   * The scan's fused feature protected under the CURRENT key (what the replay guard remembers), and the same
-   * under the guard's fine alignments (what it compares with remembered scans). Never the feature itself.
+   * The scan's fused feature protected under the CURRENT key (what the replay guard remembers), and the scan
+   * as the guard compares it with remembered ones (its frames held privately, for this request only).
    */
   scanTemplate: ProtectedTemplate;
-  replayProbe: ReplayProbe;
+  replayScan: ReplayScan;
 }
 
 export interface PalmServiceOptions {
@@ -194,13 +194,14 @@ export class PalmService {
     // Frames from the guide box show an unknown hand as the camera saw it: they are searched as they are and
     // mirrored (a left hand), each search at half the false-positive budget, so the scan's stays within it.
     const orientations = scan.roi === 'landmarks' ? [frames] : [frames, frames.map(mirrorFrame)];
-    const matches: { feature: PalmFeatures; templateId: string; distance: number }[] = [];
+    const matches: { frames: Uint8Array[]; feature: PalmFeatures; templateId: string; distance: number }[] =
+      [];
     for (const oriented of orientations) {
       // Frames that do not show one palm are no answer (as at registration, where they are refused).
       const feature = fusedFeature(oriented);
       if (!feature) continue;
       const decision = await this.#identify(feature, TARGET_FPIR / orientations.length);
-      if (decision.outcome === 'match') matches.push({ feature, ...decision });
+      if (decision.outcome === 'match') matches.push({ frames: oriented, feature, ...decision });
     }
     // Two palms claiming one scan (one each way round) is no answer.
     const found = matches.every((m) => m.templateId === matches[0]?.templateId) ? matches[0] : undefined;
@@ -208,15 +209,20 @@ export class PalmService {
     const enrolled = found ? this.#enrolled.get(found.templateId) : undefined;
     if (!found || !enrolled) throw new PalmNotRecognisedError();
     if (enrolled.key !== this.keys.current) await this.#renew(found.templateId, enrolled, found.feature);
-    const current = this.keys.current.protector;
+    const replayScan = new ReplayScan(
+      this.keys.current.protector,
+      found.frames,
+      PALM_ROI_SIZE,
+      found.feature,
+    );
     return {
       userId: enrolled.userId,
       hand: enrolled.hand,
       templateId: found.templateId,
       distance: found.distance,
       similarity: Math.round((1 - found.distance) * 1000) / 10,
-      scanTemplate: current.enrol(found.feature),
-      replayProbe: replayProbe(current, found.feature),
+      scanTemplate: replayScan.template,
+      replayScan,
     };
   }
 

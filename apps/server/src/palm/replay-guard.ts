@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseTemplate, serializeTemplate, type ProtectedTemplate } from '@hasta/palm/protect';
-import { closestDistance, isReplayDistance, type ReplayProbe } from '@hasta/palm/replay';
+import { isReplayDistance, REPLAY_MAX_DISTANCE, type ReplayScan } from '@hasta/palm/replay';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
 import { open, seal } from '../tlog/sealing';
@@ -18,8 +18,8 @@ export interface ScanToGuard {
   templateId: string;
   /** The scan's fused feature protected under the current key: what is remembered. */
   scanTemplate: ProtectedTemplate;
-  /** The same feature under the guard's fine alignments (packages/palm/src/replay.ts), current key. */
-  replayProbe: ReplayProbe;
+  /** The scan as the guard compares it (packages/palm/src/replay.ts), current key. */
+  replayScan: Pick<ReplayScan, 'closestDistance'>;
 }
 
 /**
@@ -56,7 +56,7 @@ export class ReplayGuard {
     const templates = stored.map((row) => unseal(key, row, 'palm recent scan'));
     const enrolled = await repository.enrolled(scan.userId, scan.templateId);
     if (enrolled && enrolled.keyId === key.keyIdHex) templates.push(unseal(key, enrolled, 'palm template'));
-    const closest = closestDistance(scan.replayProbe, templates);
+    const closest = scan.replayScan.closestDistance(templates, REPLAY_MAX_DISTANCE);
     return closest !== undefined && isReplayDistance(closest);
   }
 
