@@ -26,12 +26,7 @@ import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '../packages/palm/src
 import { TemplateProtector, type ProtectedTemplate } from '../packages/palm/src/protect';
 import { createRng, mixSeed, type Rng } from '../packages/palm/src/random';
 import { distance, REPLAY_MAX_DISTANCE, ReplayScan } from '../packages/palm/src/replay';
-import {
-  createIdentity,
-  renderSample,
-  type SyntheticIdentity,
-  type SyntheticSetting,
-} from '../packages/palm/src/synthetic';
+import { createIdentity, renderSample, type SyntheticSetting } from '../packages/palm/src/synthetic';
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -14,6 +14,7 @@ import { palmPaymentExpiry } from './palm/palm-payment-confirmation';
 import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';
 import { ReplayGuard } from './palm/replay-guard';
+import type { NoticeDeps } from './notices/notify-owner';
 import {
   loadLogKeys,
   MAX_ENTRIES_PER_ROUND,
@@ -63,6 +64,8 @@ declare module 'fastify' {
     palmConsents: PalmConsentRepository;
     /** The palm replay guard: each person's recent scans, a copy of one pays nothing (decision 025). */
     palmReplays: ReplayGuard;
+    /** What notifyOwner needs: a person's notices go to their own phone, else email. */
+    notices: NoticeDeps;
   }
 }
 
@@ -151,6 +154,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('palmPayments', new PalmPaymentRepository(deps.database.db));
   app.decorate('palmConsents', new PalmConsentRepository(deps.database.db));
   app.decorate('palmReplays', new ReplayGuard(palmKeys));
+  app.decorate('notices', { db: deps.database.db, messenger: deps.messenger });
   app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);

@@ -1,8 +1,11 @@
 import { messages } from '@hasta/contracts/messages';
 import type { PalmScan } from '@hasta/contracts/palm';
+import { extractFeatures } from '@hasta/palm/features';
 import { createRng } from '@hasta/palm/random';
 import { decode, encode } from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { palmKeyFrom } from '../src/palm/palm-keys';
+import { RECENT_SCAN_MAX_AGE_MS, RECENT_SCANS_KEPT, ReplayGuard } from '../src/palm/replay-guard';
 import { bearer, registerUser, signInAsAdmin, uniqueEmail, uniquePhone } from './support/auth-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
@@ -224,5 +227,50 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
       );
       expect(notice.body).not.toContain(receiver.user.email);
     }
+  });
+
+  it('lets only one of two copies sent at once pay', async () => {
+    const payer = await payerWith(350, 1000);
+    const receiver = await registerUser(test.app, test.database);
+    const scan = framesOf(350, [10, 11, 12]);
+    const answers = await Promise.all([pay(receiver.token, scan), pay(receiver.token, scan)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    expect(await balanceOf(payer.token)).toBe('900.00');
+  });
+
+  it('keeps recent scans sealed: the newest 50 per person, none older than 30 days, none after erasure', async () => {
+    const payer = await payerWith(360, 1000);
+    const receiver = await registerUser(test.app, test.database);
+    expect((await pay(receiver.token, framesOf(360, [10, 11, 12]))).statusCode).toBe(200);
+    const rows = () =>
+      test.database.db
+        .selectFrom('palm_recent_scans')
+        .selectAll()
+        .where('user_id', '=', payer.user.id)
+        .orderBy('created_at')
+        .execute();
+    const [remembered] = await rows();
+    expect(remembered).toBeDefined();
+    // Sealed: no template header ("HPT1") and no stretch of the template in the clear.
+    expect(Buffer.from(remembered!.sealed_template).includes(Buffer.from('HPT1'))).toBe(false);
+
+    // The limits, with a clock of the guard's own and templates of a key of the test's own.
+    const key = palmKeyFrom('r'.repeat(40));
+    const template = key.protector.enrol(extractFeatures(framesOf(360, [20])[0]!, 128));
+    let now = Date.now();
+    const guard = new ReplayGuard({ current: key, previous: undefined }, () => now);
+    await test.database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < RECENT_SCANS_KEPT + 5; i++) {
+        now += 1000;
+        await guard.remember(trx, payer.user.id, template);
+      }
+    });
+    expect(await rows()).toHaveLength(RECENT_SCANS_KEPT);
+    now += RECENT_SCAN_MAX_AGE_MS;
+    await test.database.db.transaction().execute((trx) => guard.remember(trx, payer.user.id, template));
+    expect((await rows()).map((row) => row.key_id)).toEqual([key.keyIdHex]);
+
+    expect((await post('/api/consent/erase', payer.token, {})).statusCode).toBe(200);
+    expect(await rows()).toHaveLength(0);
   });
 });

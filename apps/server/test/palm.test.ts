@@ -349,7 +349,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       payments: test.app.palmPayments,
       messenger: { send: () => Promise.reject(new Error('gateway down')) },
       replays: test.app.palmReplays,
-      notices: { db: test.database.db, messenger: test.app.messenger },
+      notices: test.app.notices,
       codeSecret: test.env.COOKIE_SECRET,
       log: { error: (_details, message) => logged.push(message) },
     };

@@ -20,7 +20,7 @@ export function palmPaymentDeps(app: FastifyInstance, log: FastifyBaseLogger): P
     payments: app.palmPayments,
     messenger: app.messenger,
     replays: app.palmReplays,
-    notices: { db: app.database.db, messenger: app.messenger },
+    notices: app.notices,
     codeSecret: app.env.COOKIE_SECRET,
     log,
   };
