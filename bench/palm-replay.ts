@@ -361,8 +361,8 @@ function main(): void {
   console.log('');
   console.log('## Largest replay distance per replay kind (all sources)');
   console.log('');
-  console.log('| replay | replays | median | max |');
-  console.log('|---|---:|---:|---:|');
+  console.log(`| replay | replays | median | max | caught at the floor (${REPLAY_MAX_DISTANCE}) |`);
+  console.log('|---|---:|---:|---:|---:|');
   for (const variant of VARIANTS) {
     const values = sortedOf(results.flatMap((m) => m.perVariant.get(variant.name)!));
     if (values.length === 0) {
@@ -401,8 +401,8 @@ function main(): void {
   };
   console.log('');
   console.log(
-    `Largest replay distance ${f3(gap.top)}, smallest honest distance ${f3(gap.bottom)}: the floor leaves ` +
-      `${f3(floor - gap.top)} above the replays and ${f3(gap.bottom - floor)} below the honest scans. ` +
+    `Largest replay distance ${f3(gap.top)}, smallest honest distance ${f3(gap.bottom)}; the floor ${floor} is ` +
+      `${f3(gap.bottom - floor)} below the smallest honest distance. ` +
       `Scans refused as unclear or two palms (not counted above): ${results.map((m) => `${m.source} ${m.refusedScans}`).join(', ')}.`,
   );
   console.log(`Benchmark wall time: ${((performance.now() - started) / 1000).toFixed(0)} s.`);

@@ -17,7 +17,17 @@ import { fuseFeatures } from './fusion';
 import type { ProtectedTemplate, TemplateProtector } from './protect';
 import { symbolMismatches } from './search';
 
-/** Set in the next commit from the benchmark's figures. */
+/**
+ * The floor (decision 025), from `npm run bench:replay` (20 palms per source, seed 20261126; worst of the
+ * synthetic generator's three settings and the independent affine model):
+ * - two distinct honest scans of one palm: min 0.128, 1 % 0.159, 5 % 0.194, median 0.265 (synthetic easy;
+ *   the affine model's min is 0.178);
+ * - copies of a scan (same frames; JPEG q95–q60; shifted 1–3 px; cropped 1–3 px; noise σ 1–4; combinations):
+ *   median 0.048, 95 % 0.122, 99 % 0.167, max 0.201.
+ * The two overlap, so the floor sides with honest payers: 0.10 refused no honest re-scan on any source
+ * (0.028 under the smallest honest distance) and caught 85–97 % of the copies (all exact copies, shifts and
+ * light re-encodes; the misses are the heaviest noise and compound distortions).
+ */
 export const REPLAY_MAX_DISTANCE = 0.1;
 
 /** Crops undone: pixels cut off each side of a copy before it was stretched back. */
