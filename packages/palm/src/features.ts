@@ -384,8 +384,6 @@ export interface Alignment {
   rotation_deg: number;
   dx_cells: number;
   dy_cells: number;
-  /** Size of the source area a cell reads, relative to the ROI's (1 when absent): 0.95 reads 5 % closer in. */
-  scale?: number;
 }
 
 export const NO_ALIGNMENT: Readonly<Alignment> = { rotation_deg: 0, dx_cells: 0, dy_cells: 0 };
@@ -421,14 +419,13 @@ export interface AlignedResponses {
 export function alignResponses(features: PalmFeatures, alignment: Readonly<Alignment>): AlignedResponses {
   const { grid, responses } = features;
   const valid = new Uint8Array(grid * grid);
-  const scale = alignment.scale ?? 1;
-  if (alignment.rotation_deg === 0 && alignment.dx_cells === 0 && alignment.dy_cells === 0 && scale === 1) {
+  if (alignment.rotation_deg === 0 && alignment.dx_cells === 0 && alignment.dy_cells === 0) {
     valid.fill(1);
     return { responses, valid };
   }
   const angle = (alignment.rotation_deg * Math.PI) / 180;
-  const cos = Math.cos(angle) * scale;
-  const sin = Math.sin(angle) * scale;
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
   const half = grid / 2;
   const channelShift = alignment.rotation_deg / (180 / ORIENTATIONS);
   const out = new Float32Array(responses.length);

@@ -41,7 +41,7 @@ describe('alignFrame', () => {
 describe('fuseFeatures', () => {
   it('returns a single frame as it is and refuses none', () => {
     const only = capture(2, 0);
-    expect(fuseFeatures([only])).toEqual({ features: only, distances: [], alignments: [] });
+    expect(fuseFeatures([only])).toEqual({ features: only, distances: [] });
     expect(() => fuseFeatures([])).toThrow(RangeError);
   });
 

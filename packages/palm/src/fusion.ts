@@ -137,8 +137,6 @@ export interface FusedFeatures {
   features: PalmFeatures;
   /** For each frame after the first: its aligned Competitive Code distance to the first (see above). */
   distances: number[];
-  /** For each frame after the first: the alignment to the first that was averaged. */
-  alignments: Alignment[];
 }
 
 /**
@@ -151,58 +149,33 @@ export function fuseFeatures(
 ): FusedFeatures {
   const reference = frames[0];
   if (!reference) throw new RangeError('no frames to fuse');
-  if (frames.length === 1) return { features: reference, distances: [], alignments: [] };
+  if (frames.length === 1) return { features: reference, distances: [] };
   const { grid } = reference;
+  const cells = grid * grid;
+  const sum = Float32Array.from(reference.responses);
+  const count = new Uint8Array(cells).fill(1);
   const distances: number[] = [];
-  const alignments: Alignment[] = [];
   const referenceCode = encodeCode(reference);
   for (const frame of frames.slice(1)) {
     if (frame.grid !== grid || frame.options.kind !== reference.options.kind) {
       throw new RangeError('frames of different feature shapes');
     }
-    const { alignment } = alignFrame(reference, frame, plan);
-    const aligned = shiftedResponses(frame, alignment);
+    const aligned = shiftedResponses(frame, alignFrame(reference, frame, plan).alignment);
     const code = encodeResponses(aligned.responses, grid, frame.options);
     for (let y = 0; y < grid; y++) {
       for (let x = 0; x < grid; x++) if (!aligned.valid[y * grid + x]) code.mask[y]! &= ~(1 << x);
     }
     distances.push(codeDistance(referenceCode, code, 0));
-    alignments.push(alignment);
-  }
-  return { features: fuseAligned(frames, alignments), distances, alignments };
-}
-
-/**
- * The frames averaged cell by cell, each after the first under its given alignment to the first (as
- * `fuseFeatures` chose them): the replay guard re-fuses copies of a scan's frames this way.
- */
-export function fuseAligned(
-  frames: readonly PalmFeatures[],
-  alignments: readonly Readonly<Alignment>[],
-): PalmFeatures {
-  const reference = frames[0];
-  if (!reference) throw new RangeError('no frames to fuse');
-  if (alignments.length !== frames.length - 1) throw new RangeError('one alignment per frame after the first');
-  if (frames.length === 1) return reference;
-  const { grid } = reference;
-  const cells = grid * grid;
-  const sum = Float32Array.from(reference.responses);
-  const count = new Uint8Array(cells).fill(1);
-  frames.slice(1).forEach((frame, i) => {
-    if (frame.grid !== grid || frame.options.kind !== reference.options.kind) {
-      throw new RangeError('frames of different feature shapes');
-    }
-    const aligned = shiftedResponses(frame, alignments[i]!);
     for (let cell = 0; cell < cells; cell++) {
       if (!aligned.valid[cell]) continue;
       count[cell]!++;
       for (let k = 0; k < ORIENTATIONS; k++)
         sum[cell * ORIENTATIONS + k]! += aligned.responses[cell * ORIENTATIONS + k]!;
     }
-  });
+  }
   for (let cell = 0; cell < cells; cell++) {
     const n = count[cell]!;
     for (let k = 0; k < ORIENTATIONS; k++) sum[cell * ORIENTATIONS + k]! /= n;
   }
-  return { options: reference.options, grid, responses: sum };
+  return { features: { options: reference.options, grid, responses: sum }, distances };
 }
