@@ -291,7 +291,8 @@ export class PalmService {
 
   /**
    * Erasure: the templates and the recent scans (the replay guard's) are deleted, any live consent is
-   * withdrawn and an erase event is logged for each hand. The caller then destroys the user's data key, so their log records can never be opened again.
+   * withdrawn and an erase event is logged for each hand. The caller then destroys the user's data key, so
+   * their log records can never be opened again.
    */
   async erase(userId: string): Promise<boolean> {
     const erased = await this.db.transaction().execute(async (trx) => {
