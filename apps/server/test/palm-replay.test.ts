@@ -235,6 +235,18 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
     }
   });
 
+  it('remembers a scan the ledger refused, so its copy cannot pay once the money is there', async () => {
+    const payer = await payerWith(370, 50);
+    const receiver = await registerUser(test.app, test.database);
+    const scan = framesOf(370, [10, 11, 12]);
+    const refused = await pay(receiver.token, scan, 100);
+    expect([refused.statusCode, refused.json().message]).toEqual([400, messages.insufficientFunds]);
+    await post('/api/assignBalance', adminToken, { userId: payer.user.id, amount: 1000 });
+    const replayed = await pay(receiver.token, scan, 100);
+    expect([replayed.statusCode, replayed.json().message]).toEqual([400, messages.palmNotRecognised]);
+    expect(await balanceOf(payer.token)).toBe('1050.00');
+  });
+
   it('lets only one of two copies sent at once pay', async () => {
     const payer = await payerWith(350, 1000);
     const receiver = await registerUser(test.app, test.database);

@@ -37,8 +37,9 @@ export class ReplayRefusedError extends Error {
  * The replay guard (decision 025): a live recapture of a palm is never as close to an earlier scan as a copy
  * of its frames. Each person's recent scans are kept as protected templates, sealed at rest like
  * palm_templates; a new scan closer than REPLAY_MAX_DISTANCE to one of them, or to the enrolled template it
- * matched, is refused. Everything runs in the payment's transaction: a refused or rolled-back payment
- * remembers nothing, and one person's checks are serialised so two copies sent at once cannot both pass.
+ * matched, is refused. Everything runs in the payment's transaction: a payment rolled back remembers nothing
+ * (one the ledger refuses, for want of funds, is committed and remembered), and one person's checks are
+ * serialised so two copies sent at once cannot both pass.
  * Only templates of the current key are compared (others cannot be); a key rotation starts afresh.
  */
 export class ReplayGuard {
