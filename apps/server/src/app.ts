@@ -17,6 +17,7 @@ import { PalmPaymentNoticeRepository } from './palm/palm-payment-notice-reposito
 import { resendUnsentPaymentNotices } from './palm/palm-payment-notice';
 import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';
+import { ReplayGuard } from './palm/replay-guard';
 import {
   loadLogKeys,
   MAX_ENTRIES_PER_ROUND,
@@ -71,6 +72,8 @@ declare module 'fastify' {
     palmNotices: PalmPaymentNoticeRepository;
     /** How a person's own notices are sent (notifyOwner's dependencies). */
     ownerNotices: NoticeDeps;
+    /** The palm replay guard: each person's recent scans, a copy of one pays nothing (decision 025). */
+    palmReplays: ReplayGuard;
   }
 }
 
@@ -149,7 +152,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (anchorWorker && env.ANCHOR_CHECK_INTERVAL_MS > 0) anchorWorker.start(env.ANCHOR_CHECK_INTERVAL_MS);
   app.addHook('onClose', async () => anchorWorker?.stop());
 
-  const palm = new PalmService(deps.database.db, await loadPalmKeys(deps.database.db, env), {
+  const palmKeys = await loadPalmKeys(deps.database.db, env);
+  const palm = new PalmService(deps.database.db, palmKeys, {
     demoMode: env.PALM_DEMO_MODE ?? env.NODE_ENV !== 'production',
     maxPaymentPaise: BigInt(env.PALM_MAX_PAYMENT_PAISE),
   });
@@ -161,6 +165,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('palmNotices', palmNotices);
   const ownerNotices: NoticeDeps = { db: deps.database.db, messenger: deps.messenger };
   app.decorate('ownerNotices', ownerNotices);
+  app.decorate('palmReplays', new ReplayGuard(palmKeys));
   app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);

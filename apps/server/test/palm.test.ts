@@ -356,6 +356,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       pendingExpiry: test.app.pendingExpiry,
       payments: test.app.palmPayments,
       messenger: { send: () => Promise.reject(new Error('gateway down')) },
+      replays: test.app.palmReplays,
       codeSecret: test.env.COOKIE_SECRET,
       log: { error: (_details, message) => logged.push(message) },
       limits: palmPayLimits(test.env),

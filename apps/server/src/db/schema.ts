@@ -376,6 +376,15 @@ export interface PalmDisputesTable {
 }
 
 /** Palm pay paused for a person ("Not me"); deleted when they lift it with a fresh step-up. */
+/** A person's recent palm scans, sealed protected templates (migration 022, decision 025). */
+export interface PalmRecentScansTable {
+  id: string;
+  user_id: string;
+  key_id: string;
+  sealed_template: Uint8Array;
+  created_at: Generated<Date>;
+}
+
 export interface PalmPayFreezesTable {
   user_id: string;
   reason: 'not_me';
@@ -447,6 +456,7 @@ export interface Schema {
   palm_scan_failures: PalmScanFailuresTable;
   palm_payment_confirmations: PalmPaymentConfirmationsTable;
   palm_pay_freezes: PalmPayFreezesTable;
+  palm_recent_scans: PalmRecentScansTable;
   palm_pay_freeze_events: PalmPayFreezeEventsTable;
   palm_payments: PalmPaymentsTable;
   palm_payment_notices: PalmPaymentNoticesTable;

@@ -11,6 +11,7 @@ import {
   type ProtectedTemplate,
 } from '@hasta/palm/protect';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
+import { ReplayScan } from '@hasta/palm/replay';
 import { decide, decisionPolicy, galleryShapeOf } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -18,6 +19,7 @@ import type { Schema } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import { open, seal } from '../tlog/sealing';
 import type { PalmKey, PalmKeys } from './palm-keys';
+import { RecentScanRepository } from './recent-scan-repository';
 
 /** Whether the template `t` has a live (not withdrawn) consent. */
 const liveConsent = sql<boolean>`EXISTS (
@@ -81,6 +83,12 @@ export interface PalmMatch {
   /** Share of agreeing template symbols, percent with one decimal: what the history shows. */
   similarity: number;
   distance: number;
+  /**
+   * The scan's fused feature protected under the CURRENT key (what the replay guard remembers), and the scan
+   * as the guard compares it with remembered ones (its frames held privately, for this request only).
+   */
+  scanTemplate: ProtectedTemplate;
+  replayScan: ReplayScan;
 }
 
 export interface PalmServiceOptions {
@@ -311,13 +319,14 @@ export class PalmService {
     // Frames from the guide box show an unknown hand as the camera saw it: they are searched as they are and
     // mirrored (a left hand), each search at half the false-positive budget, so the scan's stays within it.
     const orientations = scan.roi === 'landmarks' ? [frames] : [frames, frames.map(mirrorFrame)];
-    const matches: { feature: PalmFeatures; templateId: string; distance: number }[] = [];
+    const matches: { frames: Uint8Array[]; feature: PalmFeatures; templateId: string; distance: number }[] =
+      [];
     for (const oriented of orientations) {
       // Frames that do not show one palm are no answer (as at registration, where they are refused).
       const feature = fusedFeature(oriented);
       if (!feature) continue;
       const decision = await this.#identify(feature, TARGET_FPIR / orientations.length);
-      if (decision.outcome === 'match') matches.push({ feature, ...decision });
+      if (decision.outcome === 'match') matches.push({ frames: oriented, feature, ...decision });
     }
     // Two palms claiming one scan (one each way round) is no answer.
     const found = matches.every((m) => m.templateId === matches[0]?.templateId) ? matches[0] : undefined;
@@ -325,12 +334,20 @@ export class PalmService {
     const enrolled = found ? this.#enrolled.get(found.templateId) : undefined;
     if (!found || !enrolled) throw new PalmNotRecognisedError();
     if (enrolled.key !== this.keys.current) await this.#renew(found.templateId, enrolled, found.feature);
+    const replayScan = new ReplayScan(
+      this.keys.current.protector,
+      found.frames,
+      PALM_ROI_SIZE,
+      found.feature,
+    );
     return {
       userId: enrolled.userId,
       hand: enrolled.hand,
       templateId: found.templateId,
       distance: found.distance,
       similarity: Math.round((1 - found.distance) * 1000) / 10,
+      scanTemplate: replayScan.template,
+      replayScan,
     };
   }
 
@@ -398,8 +415,9 @@ export class PalmService {
   }
 
   /**
-   * Erasure: the templates are deleted, any live consent is withdrawn and an erase event is logged for each
-   * hand (answered). The caller then destroys the user's data key, so their log records can never be opened again.
+   * Erasure: the templates and the recent scans (the replay guard's) are deleted, any live consent is
+   * withdrawn and an erase event is logged for each hand. The caller then destroys the user's data key, so
+   * their log records can never be opened again.
    */
   async erase(userId: string): Promise<Hand[]> {
     const erased = await this.db.transaction().execute(async (trx) => {
@@ -409,6 +427,7 @@ export class PalmService {
         .where('user_id', '=', userId)
         .returning('hand')
         .execute();
+      await new RecentScanRepository(trx).deleteAll(userId);
       await recordEvents(trx, userId, [
         ...consents.map((row) => ({ type: 'consent.withdrawn' as const, hand: row.hand })),
         ...templates.map((row) => ({ type: 'palm.erased' as const, hand: row.hand })),

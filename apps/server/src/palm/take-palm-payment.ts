@@ -9,7 +9,7 @@ import { uuidFromText } from '../ledger/ledger';
 import { toAppError } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
 import type { Messenger } from '../messaging/messenger';
-import { maskPayerAddress } from '../notices/notify-owner';
+import { maskPayerAddress, notifyOwner } from '../notices/notify-owner';
 import {
   closedMessage,
   closePalmPayment,
@@ -19,6 +19,7 @@ import {
 } from './palm-payment-confirmation';
 import { writePaymentNotice } from './palm-payment-notice';
 import { PalmNotRecognisedError, type PalmMatch, type PalmService } from './palm-service';
+import { ReplayRefusedError, type ReplayGuard } from './replay-guard';
 
 /**
  * Unrecognised scans per receiving account: at most 5 in 15 minutes and 20 in a day. Identification tells
@@ -41,6 +42,8 @@ export interface PalmPaymentDeps extends PalmConfirmationDeps {
   palm: Pick<PalmService, 'identify' | 'recordScan' | 'options'>;
   messenger: Pick<Messenger, 'send'>;
   limits: PalmPayLimits;
+  /** The replay guard: a copy of an earlier scan pays nothing (decision 025). */
+  replays: Pick<ReplayGuard, 'refuseReplay'>;
 }
 
 export interface PalmPaymentInput {
@@ -86,7 +89,8 @@ async function guardPalmPayment(
   // 1. One palm payment (or freeze) of this payer at a time, until this transaction ends: what the checks
   //    below read includes every payment of theirs committed before, and none can slip in beside this one.
   await payments.lockPayer(match.userId);
-  // 2. (The replay guard's check goes here, under the lock: `await deps.replays....(trx, match)`.)
+  // 2. A copy of an earlier scan of this person pays nothing (decision 025); a fresh one is remembered.
+  await deps.replays.refuseReplay(trx, match);
   // 3. Palm pay paused by "Not me": nothing is paid, not even with a code.
   if (await payments.isFrozen(match.userId)) throw AppError.of('FORBIDDEN', 'palmPayFrozen');
   const now = deps.ledger.now();
@@ -115,6 +119,43 @@ async function checkScanFailures(deps: PalmPaymentDeps, receiverUserId: string):
     const recent = failures.filter((at) => now - at.getTime() < limit.window_ms).length;
     if (recent >= limit.count) throw AppError.of('RATE_LIMITED', 'palmTooManyFailures');
   }
+}
+
+/** "14:05 on 26 Nov", India time: when a notice says something happened. */
+export function noticeTime(at: Date): string {
+  const zone = { timeZone: 'Asia/Kolkata' } as const;
+  const time = new Intl.DateTimeFormat('en-GB', {
+    ...zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  const day = new Intl.DateTimeFormat('en-GB', { ...zone, day: 'numeric', month: 'short' });
+  return `${time.format(at)} on ${day.format(at)}`;
+}
+
+/**
+ * A refused replay: the receiver hears what an unrecognised palm gets (not that the palm matched), it counts
+ * as their failed scan, and the payer is told, with no palm data and nothing of the receiver.
+ */
+async function refusedReplay(
+  deps: PalmPaymentDeps,
+  input: PalmPaymentInput,
+  match: PalmMatch,
+): Promise<never> {
+  await deps.payments.recordScanFailure(input.receiverUserId);
+  try {
+    await notifyOwner(deps.notify, match.userId, {
+      subject: 'A copied palm scan was refused',
+      body:
+        `Hasta: a palm scan copying an earlier scan of your palm was refused at ${noticeTime(new Date())}. ` +
+        'Nothing was paid. If this keeps happening, pause palm pay from your dashboard.',
+    });
+  } catch (error) {
+    // The refusal stands whether or not the notice could be sent.
+    deps.log.error({ err: error }, 'palm replay notice not sent');
+  }
+  throw new PalmNotRecognisedError();
 }
 
 /**
@@ -184,6 +225,7 @@ export async function takePalmPayment(
         },
       });
     } catch (error) {
+      if (error instanceof ReplayRefusedError) return refusedReplay(deps, input, match);
       if (!(error instanceof PalmCodeNeeded)) throw toAppError(error, deps.ledger.limits);
       reason = error.reason;
     }
@@ -233,6 +275,7 @@ async function awaitPayerCode(
       },
     });
   } catch (error) {
+    if (error instanceof ReplayRefusedError) return refusedReplay(deps, input, match);
     throw toAppError(error, deps.ledger.limits);
   }
   const transaction = await deps.payments.transaction(id);

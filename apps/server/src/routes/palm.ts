@@ -53,7 +53,7 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
 ) => {
   const palm = app.palm;
   const tags = ['palm'];
-  const notices = { db, messenger: app.messenger };
+  const notices = app.ownerNotices;
   const consentDeps: PalmConsentDeps = {
     consents: app.palmConsents,
     palm,

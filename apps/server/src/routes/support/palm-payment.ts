@@ -42,6 +42,7 @@ export function palmPaymentDeps(app: FastifyInstance, log: FastifyBaseLogger): P
     palm: app.palm,
     messenger: app.messenger,
     limits: palmPayLimits(app.env),
+    replays: app.palmReplays,
   };
 }
 
