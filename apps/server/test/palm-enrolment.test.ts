@@ -12,7 +12,7 @@ import {
 } from './support/auth-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { registerPalm, scanOf, stepUp } from './support/palm-helpers';
-import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
  * Issue 21, item 1 and the registration half of item 5: a palm is enrolled only with its account owner's
@@ -37,7 +37,7 @@ describe(`palm enrolment needs the owner on ${testDatabaseKind}`, () => {
     (await post('/Palm/user/palm-registration-state', token, userId ? { user_id: userId } : {})).json();
 
   beforeAll(async () => {
-    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
+    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000', ...RAISED_PALM_RATE_LIMITS } });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
   auditAfterEachTest(() => test.database.db);
@@ -260,8 +260,10 @@ describe(`palm enrolment needs the owner on ${testDatabaseKind}`, () => {
       expect(notice.body).toContain('A palm was registered on your Hasta account');
       expect(notice.body).toContain('right hand');
       expect(notice.body).toContain('If this was not you');
+      // The approved palm names its owner; newly enrolled, it pays only with the owner's code for a while.
       const paid = await post('/Palm/authenticate', shop.token, { amount: 5, scan: scanOf(60, [5, 6, 7]) });
-      expect(paid.statusCode).toBe(200);
+      expect(paid.statusCode).toBe(202);
+      expect(paid.json().confirmation.reason).toBe('new_palm');
       // The sealed template is gone from a closed request.
       const stored = await test.database.db
         .selectFrom('palm_enrolment_requests')

@@ -11,7 +11,7 @@ import { bearer, registerUser, signInAsAdmin, uniqueEmail, uniquePhone } from '.
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { framesOf, registerPalm } from './support/palm-helpers';
-import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
+import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
  * The replay attack (issue 21, item 4): whoever holds the frames of one scan of a palm (a photo, a scanner
@@ -110,7 +110,9 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
   }
 
   beforeAll(async () => {
-    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
+    test = await buildTestApp({
+      env: { RATE_LIMIT_PER_MINUTE: '30000', PALM_NEW_ENROLMENT_HOLD_HOURS: '0', ...RAISED_PALM_RATE_LIMITS },
+    });
     adminToken = await signInAsAdmin(test.app, test.database);
   });
   auditAfterEachTest(() => test.database.db);
