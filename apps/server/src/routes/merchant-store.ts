@@ -31,6 +31,7 @@ import {
   palmPaymentAnswer,
   palmPaymentDeps,
   receivingDevice,
+  PALM_GUARDED_TAG,
 } from './support/palm-payment';
 import { publicOrigin } from './support/public-origin';
 import { idempotencyKey } from './support/idempotency-key';
@@ -59,7 +60,7 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
     {
       bodyLimit: PALM_BODY_LIMIT_BYTES,
       schema: {
-        tags,
+        tags: [...tags, PALM_GUARDED_TAG],
         summary: 'Merchant: take a palm payment into the signed-in store (the palm names the payer)',
         headers: idempotencyHeaderSchema,
         body: merchantPalmPaymentRequestSchema,

@@ -25,6 +25,7 @@ import { palmPayStatus, unfreezePalmPay } from '../palm/palm-pay-status';
 import { sendStepUpCode, stepUpStatus, verifyStepUpCode, type PalmStepUpDeps } from '../palm/palm-step-up';
 import type { PalmRegistrationDeps } from '../palm/register-palm';
 import { requireUser } from '../plugins/auth';
+import { PALM_GUARDED_TAG } from './support/palm-payment';
 
 const requestParamsSchema = z.object({ id: z.uuid(messages.palmEnrolmentRequestNotFound) });
 
@@ -154,7 +155,7 @@ export const palmEnrolmentRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistr
     '/Palm/enrolment-requests/:id/approve',
     {
       schema: {
-        tags,
+        tags: [...tags, PALM_GUARDED_TAG],
         summary: 'Approve a palm registration on your account with the code sent to you (owner only)',
         params: requestParamsSchema,
         body: enrolmentApproveRequestSchema,

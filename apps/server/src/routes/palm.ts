@@ -41,6 +41,7 @@ import {
   palmPaymentAnswer,
   palmPaymentDeps,
   receivingDevice,
+  PALM_GUARDED_TAG,
 } from './support/palm-payment';
 
 /**
@@ -88,7 +89,7 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
     {
       bodyLimit: PALM_BODY_LIMIT_BYTES,
       schema: {
-        tags,
+        tags: [...tags, PALM_GUARDED_TAG],
         summary:
           'Register one of your hands (consent given with it; needs a palm_enrol step-up of this session), ' +
           'or, as an admin, start a registration for another user that they approve with a code (202)',
@@ -148,7 +149,7 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
     {
       bodyLimit: PALM_BODY_LIMIT_BYTES,
       schema: {
-        tags,
+        tags: [...tags, PALM_GUARDED_TAG],
         summary: 'Receive money by palm: the palm names the payer, the money comes to the signed-in user',
         headers: idempotencyHeaderSchema,
         body: palmAuthenticateRequestSchema,
@@ -182,7 +183,7 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
     '/Palm/authenticate/confirm',
     {
       schema: {
-        tags,
+        tags: [...tags, PALM_GUARDED_TAG],
         summary: 'Confirm a palm payment above the palm limit with the code sent to the payer',
         body: palmConfirmRequestSchema,
         response: { 200: palmPaymentResponseSchema },

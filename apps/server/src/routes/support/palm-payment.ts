@@ -10,6 +10,12 @@ import type { PalmPaymentDeps, PalmPaymentOutcome } from '../../palm/take-palm-p
  * the body limit of a scan, the use case's dependencies, and the answer.
  */
 
+/**
+ * The OpenAPI tag of every route through which a palm moves money or is enrolled: each is held to the palm
+ * limits, the payer's notice, the freeze and the replay guard (test/palm-guarded-routes.test.ts lists them).
+ */
+export const PALM_GUARDED_TAG = 'palm-guarded';
+
 /** A scan is up to 5 frames of 21.8 kB of base64 each: more than the API's default body limit. */
 export const PALM_BODY_LIMIT_BYTES = 160 * 1024;
 
