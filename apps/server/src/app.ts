@@ -153,7 +153,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('palm', palm);
   app.decorate('palmPayments', new PalmPaymentRepository(deps.database.db));
   app.decorate('palmConsents', new PalmConsentRepository(deps.database.db));
-  app.decorate('palmReplays', new ReplayGuard(palmKeys));
+  app.decorate('palmReplays', new ReplayGuard(deps.database.db, palmKeys));
   app.decorate('notices', { db: deps.database.db, messenger: deps.messenger });
   app.addHook('onClose', () => palm.close());
 

@@ -39,7 +39,7 @@ export interface PalmPaymentDeps extends PalmConfirmationDeps {
   palm: Pick<PalmService, 'identify' | 'recordScan' | 'options'>;
   messenger: Pick<Messenger, 'send'>;
   /** The replay guard: a copy of an earlier scan pays nothing (decision 025). */
-  replays: Pick<ReplayGuard, 'refuseReplay'>;
+  replays: Pick<ReplayGuard, 'prepare' | 'refuseReplay'>;
   /** Where the payer is told of a refused replay. */
   notices: NoticeDeps;
   log: ErrorLog;
@@ -135,6 +135,8 @@ export async function takePalmPayment(
     throw error;
   }
   if (match.userId === input.receiverUserId) throw AppError.of('BAD_REQUEST', 'palmSelfPayment');
+  // The replay check's heavy part, outside the payment's transaction (its decision is made inside).
+  await deps.replays.prepare(match);
   const id = input.idempotencyKey
     ? uuidFromText(`palm:${input.receiverUserId}:${input.idempotencyKey}`)
     : crypto.randomUUID();
