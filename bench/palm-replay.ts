@@ -369,8 +369,10 @@ function main(): void {
       console.log(`| ${variant.name} | 0 (every copy refused as unclear) | | |`);
       continue;
     }
+    const name = variant.beyond ? `${variant.name} (beyond the guard, not in (b))` : variant.name;
+    const caught = values.filter((d) => d <= REPLAY_MAX_DISTANCE).length / values.length;
     console.log(
-      `| ${variant.name} | ${values.length} | ${f3(quantile(values, 0.5))} | ${f3(values.at(-1)!)} |`,
+      `| ${name} | ${values.length} | ${f3(quantile(values, 0.5))} | ${f3(values.at(-1)!)} | ${pct(caught)} |`,
     );
   }
 

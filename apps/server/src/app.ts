@@ -165,7 +165,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('palmNotices', palmNotices);
   const ownerNotices: NoticeDeps = { db: deps.database.db, messenger: deps.messenger };
   app.decorate('ownerNotices', ownerNotices);
-  app.decorate('palmReplays', new ReplayGuard(palmKeys));
+  app.decorate('palmReplays', new ReplayGuard(deps.database.db, palmKeys));
   app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);

@@ -278,7 +278,7 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
     const key = palmKeyFrom('r'.repeat(40));
     const template = key.protector.enrol(extractFeatures(framesOf(360, [20])[0]!, 128));
     let now = Date.now();
-    const guard = new ReplayGuard({ current: key, previous: undefined }, () => now);
+    const guard = new ReplayGuard(test.database.db, { current: key, previous: undefined }, () => now);
     await test.database.db.transaction().execute(async (trx) => {
       for (let i = 0; i < RECENT_SCANS_KEPT + 5; i++) {
         now += 1000;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseTemplate, serializeTemplate, type ProtectedTemplate } from '@hasta/palm/protect';
 import { isReplayDistance, REPLAY_MAX_DISTANCE, type ReplayScan } from '@hasta/palm/replay';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
 import { open, seal } from '../tlog/sealing';
 import type { PalmKey, PalmKeys } from './palm-keys';
@@ -44,21 +44,37 @@ export class ReplayRefusedError extends Error {
  */
 export class ReplayGuard {
   constructor(
+    private readonly db: Kysely<Schema>,
     private readonly keys: PalmKeys,
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Does the scan's expensive part (re-filtering the moved versions of its frames) before the payment's
+   * transaction, against the stored templates as they are now, so the check inside the transaction mostly
+   * finds its versions made and holds the person's lock (and, on PGlite, the one connection) only briefly.
+   */
+  async prepare(scan: ScanToGuard): Promise<void> {
+    const templates = await this.#templates(new RecentScanRepository(this.db), scan);
+    scan.replayScan.closestDistance(templates, REPLAY_MAX_DISTANCE);
+  }
+
   /** Whether the scan is a copy of one of the person's recent scans or of the enrolled template it matched. */
   async check(trx: Transaction<Schema>, scan: ScanToGuard): Promise<boolean> {
+    const templates = await this.#templates(new RecentScanRepository(trx), scan);
+    const closest = scan.replayScan.closestDistance(templates, REPLAY_MAX_DISTANCE);
+    return closest !== undefined && isReplayDistance(closest);
+  }
+
+  /** The person's recent scans and the enrolled template the scan matched, those of the current key. */
+  async #templates(repository: RecentScanRepository, scan: ScanToGuard): Promise<ProtectedTemplate[]> {
     const key = this.keys.current;
-    const repository = new RecentScanRepository(trx);
     const since = new Date(this.now() - RECENT_SCAN_MAX_AGE_MS);
     const stored = await repository.recent(scan.userId, key.keyIdHex, since, RECENT_SCANS_KEPT);
     const templates = stored.map((row) => unseal(key, row, 'palm recent scan'));
     const enrolled = await repository.enrolled(scan.userId, scan.templateId);
     if (enrolled && enrolled.keyId === key.keyIdHex) templates.push(unseal(key, enrolled, 'palm template'));
-    const closest = scan.replayScan.closestDistance(templates, REPLAY_MAX_DISTANCE);
-    return closest !== undefined && isReplayDistance(closest);
+    return templates;
   }
 
   /** Keeps the scan's template among the person's recent scans, pruning the oldest beyond the limits. */

@@ -43,7 +43,7 @@ export interface PalmPaymentDeps extends PalmConfirmationDeps {
   messenger: Pick<Messenger, 'send'>;
   limits: PalmPayLimits;
   /** The replay guard: a copy of an earlier scan pays nothing (decision 025). */
-  replays: Pick<ReplayGuard, 'refuseReplay'>;
+  replays: Pick<ReplayGuard, 'prepare' | 'refuseReplay'>;
 }
 
 export interface PalmPaymentInput {
@@ -180,6 +180,8 @@ export async function takePalmPayment(
     throw error;
   }
   if (match.userId === input.receiverUserId) throw AppError.of('BAD_REQUEST', 'palmSelfPayment');
+  // The replay check's heavy part, outside the payment's transaction (its decision is made inside).
+  await deps.replays.prepare(match);
   const id = input.idempotencyKey
     ? uuidFromText(`palm:${input.receiverUserId}:${input.idempotencyKey}`)
     : crypto.randomUUID();
