@@ -549,7 +549,14 @@ test.describe('Palm payments through the camera', () => {
     await giveValue(admin, payer.user.id, 8000);
     await admin.dispose();
 
-    const camera = await launchWithPalmCamera(playwright, payerPalm, 'payer-palm-code');
+    // The payer holds out their palm twice: a film of 200 captures over 40 s (not the default 6, which loop
+    // every 2.4 s), small enough to write quickly, so the second scan is a new capture, as a real hand's is,
+    // and not a copy the replay guard refuses.
+    const camera = await launchWithPalmCamera(
+      playwright,
+      { ...payerPalm, width_px: 320, height_px: 240, frames: 400, framesPerSample: 2 },
+      'payer-palm-code',
+    );
     try {
       const page = await signedInPage(camera, baseURL, receiver);
       await page.goto('/receive');
