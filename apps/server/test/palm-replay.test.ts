@@ -6,7 +6,7 @@ import { decode, encode } from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { palmKeyFrom } from '../src/palm/palm-keys';
 import { RECENT_SCAN_MAX_AGE_MS, RECENT_SCANS_KEPT, ReplayGuard } from '../src/palm/replay-guard';
-import { noticeTime } from '../src/palm/take-palm-payment';
+import { indiaTimeText } from '../src/notices/notify-owner';
 import { bearer, registerUser, signInAsAdmin, uniqueEmail, uniquePhone } from './support/auth-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
@@ -200,8 +200,8 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
   });
 
   it('dates a notice in India time, as the payer reads it', () => {
-    expect(noticeTime(new Date('2026-11-26T08:35:00Z'))).toBe('14:05 on 26 Nov');
-    expect(noticeTime(new Date('2026-01-04T20:00:00Z'))).toBe('01:30 on 5 Jan');
+    expect(indiaTimeText(new Date('2026-11-26T08:35:00Z'))).toBe('26 Nov 2026, 2:05 pm IST');
+    expect(indiaTimeText(new Date('2026-01-04T20:00:00Z'))).toBe('5 Jan 2026, 1:30 am IST');
   });
 
   it('counts a refused replay as a failed scan of that receiver, and tells the payer', async () => {
@@ -231,7 +231,7 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
     expect(notices).toHaveLength(5);
     for (const notice of notices) {
       expect(notice.body).toMatch(
-        /^Hasta: a palm scan copying an earlier scan of your palm was refused at \d{2}:\d{2} on \d{1,2} \w{3,4}\. Nothing was paid\. If this keeps happening, pause palm pay from your dashboard\.$/,
+        /^Hasta: a palm scan copying an earlier scan of your palm was refused on \d{1,2} \w{3,4} \d{4}, \d{1,2}:\d{2} [ap]m IST\. Nothing was paid\. If this keeps happening, pause palm pay from your dashboard\.$/,
       );
       expect(notice.body).not.toContain(receiver.user.email);
     }

@@ -3,9 +3,9 @@ import { isUniqueViolation } from '../db/errors';
 import { LOSSES_ACCOUNT_ID, uuidFromText, type Ledger } from '../ledger/ledger';
 import { toAppError } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
-import { notifyOwner, type NoticeDeps } from '../notices/notify-owner';
 import type { ErrorLog } from '../palm/palm-payment-confirmation';
-import { indiaTimeText, rupeesText } from '../palm/palm-payment-notice';
+import { indiaTimeText, notifyOwner, type NoticeDeps } from '../notices/notify-owner';
+import { rupeesText } from '../palm/palm-payment-notice';
 import type { DisputeRepository, DisputeView, ReportablePayment } from './dispute-repository';
 
 /**

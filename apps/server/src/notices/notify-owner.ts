@@ -2,6 +2,17 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { Messenger } from '../messaging/messenger';
 
+const INDIA_TIME = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata',
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+
+/** "26 Nov 2026, 3:35 pm IST": when something happened, as a person in India reads it in a notice. */
+export function indiaTimeText(at: Date): string {
+  return `${INDIA_TIME.format(at)} IST`;
+}
+
 /** Where a person's own messages go: their phone, else their email. */
 export interface OwnContact {
   channel: 'sms' | 'email';

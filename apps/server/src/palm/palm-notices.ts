@@ -1,4 +1,5 @@
 import type { Hand } from '@hasta/contracts/palm';
+import { indiaTimeText } from '../notices/notify-owner';
 
 /**
  * What a person is told about their palm (issue 21): what happened, which hand, when, and what to do if it
@@ -14,16 +15,6 @@ const handName = (hand: Hand) => (hand === 'left' ? 'left hand' : 'right hand');
 const handsName = (hands: readonly Hand[]) =>
   hands.length === 2 ? 'both hands' : hands.length === 1 ? `your ${handName(hands[0]!)}` : 'your palm';
 
-/** "26 Nov 2026, 3:41 pm IST": the time as the person reads it. */
-export function noticeTime(at: Date): string {
-  const text = new Intl.DateTimeFormat('en-IN', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Asia/Kolkata',
-  }).format(at);
-  return `${text} IST`;
-}
-
 const NOT_YOU =
   'If this was not you, open Hasta, withdraw your palm consent in the Consent tab, change your password, and contact Hasta support at once.';
 
@@ -31,28 +22,28 @@ export function enrolmentNotice(input: { hand: Hand; at: Date; byAdmin: boolean 
   const how = input.byAdmin ? ', with your approval of a registration an admin at Hasta started,' : '';
   return {
     subject: 'A palm was registered on your Hasta account',
-    body: `A palm was registered on your Hasta account${how} for your ${handName(input.hand)} on ${noticeTime(input.at)}. It can now pay from your wallet. ${NOT_YOU}`,
+    body: `A palm was registered on your Hasta account${how} for your ${handName(input.hand)} on ${indiaTimeText(input.at)}. It can now pay from your wallet. ${NOT_YOU}`,
   };
 }
 
 export function withdrawalNotice(input: { hands: readonly Hand[]; at: Date }): PalmNotice {
   return {
     subject: 'Palm consent withdrawn on your Hasta account',
-    body: `Palm consent was withdrawn for ${handsName(input.hands)} on ${noticeTime(input.at)}: palm payments from your account are stopped. If this was not you, change your password and contact Hasta support at once.`,
+    body: `Palm consent was withdrawn for ${handsName(input.hands)} on ${indiaTimeText(input.at)}: palm payments from your account are stopped. If this was not you, change your password and contact Hasta support at once.`,
   };
 }
 
 export function erasureNotice(input: { hands: readonly Hand[]; at: Date }): PalmNotice {
   return {
     subject: 'Palm data erased from your Hasta account',
-    body: `The palm data of ${handsName(input.hands)} was erased from your Hasta account on ${noticeTime(input.at)}. If this was not you, change your password and contact Hasta support at once.`,
+    body: `The palm data of ${handsName(input.hands)} was erased from your Hasta account on ${indiaTimeText(input.at)}. If this was not you, change your password and contact Hasta support at once.`,
   };
 }
 
 export function unfreezeNotice(input: { at: Date }): PalmNotice {
   return {
     subject: 'Palm pay is on again on your Hasta account',
-    body: `Palm pay was turned back on for your Hasta account on ${noticeTime(input.at)}. ${NOT_YOU}`,
+    body: `Palm pay was turned back on for your Hasta account on ${indiaTimeText(input.at)}. ${NOT_YOU}`,
   };
 }
 

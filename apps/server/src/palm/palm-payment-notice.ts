@@ -2,7 +2,7 @@ import { formatInr, paiseToRupeesText } from '@hasta/ledger/money';
 import type { Transaction } from 'kysely';
 import { hashToken, newToken } from '../auth/secrets';
 import type { Schema } from '../db/schema';
-import { notifyOwner, type NoticeDeps } from '../notices/notify-owner';
+import { indiaTimeText, notifyOwner, type NoticeDeps } from '../notices/notify-owner';
 import type { PalmPaymentFacts, PalmPaymentNoticeRepository } from './palm-payment-notice-repository';
 
 /**
@@ -20,12 +20,6 @@ export const NOTICE_MAX_ATTEMPTS = 20;
 /** Most notices one round sends again. */
 export const NOTICE_RETRY_BATCH = 50;
 
-const INDIA_TIME = new Intl.DateTimeFormat('en-IN', {
-  timeZone: 'Asia/Kolkata',
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
-
 /** What writing and sending the notices needs. */
 export interface PaymentNoticeDeps {
   notices: PalmPaymentNoticeRepository;
@@ -40,11 +34,6 @@ export function notMeTokenHash(token: string): string {
 /** "₹5,000.00" from paise. */
 export function rupeesText(amountPaise: bigint): string {
   return formatInr(paiseToRupeesText(amountPaise), 'en-IN');
-}
-
-/** "26 Nov 2026, 3:35 pm IST". */
-export function indiaTimeText(at: Date): string {
-  return `${INDIA_TIME.format(at)} IST`;
 }
 
 /** The link in a notice. */

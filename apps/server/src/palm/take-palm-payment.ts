@@ -9,7 +9,7 @@ import { uuidFromText } from '../ledger/ledger';
 import { toAppError } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
 import type { Messenger } from '../messaging/messenger';
-import { maskPayerAddress, notifyOwner } from '../notices/notify-owner';
+import { indiaTimeText, maskPayerAddress, notifyOwner } from '../notices/notify-owner';
 import {
   closedMessage,
   closePalmPayment,
@@ -121,19 +121,6 @@ async function checkScanFailures(deps: PalmPaymentDeps, receiverUserId: string):
   }
 }
 
-/** "14:05 on 26 Nov", India time: when a notice says something happened. */
-export function noticeTime(at: Date): string {
-  const zone = { timeZone: 'Asia/Kolkata' } as const;
-  const time = new Intl.DateTimeFormat('en-GB', {
-    ...zone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
-  const day = new Intl.DateTimeFormat('en-GB', { ...zone, day: 'numeric', month: 'short' });
-  return `${time.format(at)} on ${day.format(at)}`;
-}
-
 /**
  * A refused replay: the receiver hears what an unrecognised palm gets (not that the palm matched), it counts
  * as their failed scan, and the payer is told, with no palm data and nothing of the receiver.
@@ -148,7 +135,7 @@ async function refusedReplay(
     await notifyOwner(deps.notify, match.userId, {
       subject: 'A copied palm scan was refused',
       body:
-        `Hasta: a palm scan copying an earlier scan of your palm was refused at ${noticeTime(new Date())}. ` +
+        `Hasta: a palm scan copying an earlier scan of your palm was refused on ${indiaTimeText(new Date())}. ` +
         'Nothing was paid. If this keeps happening, pause palm pay from your dashboard.',
     });
   } catch (error) {
