@@ -332,9 +332,12 @@ describe(`admin user directory at 100,000 users on ${testDatabaseKind}`, () => {
     expect(deep).not.toMatch(/Seq Scan on users/);
   });
 
+  // The substring searches look for text no user has (no phone ends in 1; no email has "son4242@x"): a rare
+  // search's estimate then never depends on whether ANALYZE's random sample took that one row as a histogram
+  // bound (one matching bound in 100 reads as 1 % of the table, and the planner walks the listing index).
   it.each([
-    ['a name or email anywhere (trigram)', 'son4242@', /Bitmap Index Scan on users_search_trgm_idx/],
-    ['a phone typed with spaces (trigram)', '70 0000 4240', /Bitmap Index Scan on users_search_trgm_idx/],
+    ['a name or email anywhere (trigram)', 'son4242@x', /Bitmap Index Scan on users_search_trgm_idx/],
+    ['a phone typed with spaces (trigram)', '70 0000 4241', /Bitmap Index Scan on users_search_trgm_idx/],
     ['the start of a name (prefix)', 'zu', /Bitmap Index Scan on users_username_prefix_idx/],
     // Under the C collation the email's unique index serves a prefix range as well as the prefix index
     // does; which one the planner takes depends on ANALYZE's sample. Either is an index range scan.
