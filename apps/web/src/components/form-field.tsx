@@ -25,6 +25,23 @@ export function otpDigits(text: string): string {
   return text.replace(/\D/g, '').slice(0, OTP_LENGTH);
 }
 
+/** Where a one-time code went, as a badge beside its input: 'SMS OTP' or 'Email OTP' (spec §2.13). */
+export function CodeChannelBadge({
+  channel,
+  className = '',
+}: {
+  channel: 'sms' | 'email';
+  className?: string;
+}) {
+  return (
+    <span
+      className={`${className} inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900`.trim()}
+    >
+      {channel === 'sms' ? 'SMS OTP' : 'Email OTP'}
+    </span>
+  );
+}
+
 /** A one-time code input: strips non-digits and stops at 6, giving the code to `onCode`. */
 export function OtpField({
   onCode,

@@ -5,7 +5,7 @@ import type { FormEvent, ReactNode } from 'react';
 import { errorMessage } from '../lib/api-client';
 import { sendStepUpCode, verifyStepUpCode } from '../lib/palm-trust';
 import type { StepUpPurpose, StepUpSent } from '../lib/palm-trust';
-import { FormAlert, OtpField } from './form-field';
+import { CodeChannelBadge, FormAlert, OtpField } from './form-field';
 import { disabledClass, primaryButtonClass, secondaryButtonClass } from './ui-classes';
 
 export interface StepUpCodeProps {
@@ -84,9 +84,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
             {sent.message}
           </p>
           <p className="text-sm text-slate-700">
-            <span className="mr-2 inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
-              {sent.channel === 'sms' ? 'SMS OTP' : 'Email OTP'}
-            </span>
+            <CodeChannelBadge channel={sent.channel} className="mr-2" />
             Sent to {sent.sent_to}.
           </p>
           <form noValidate className="space-y-4" onSubmit={(event) => void verify(event)}>

@@ -13,7 +13,7 @@ import {
   palmTrustKeys,
 } from '../lib/palm-trust';
 import type { EnrolmentRequest } from '../lib/palm-trust';
-import { FormAlert, OtpField } from './form-field';
+import { CodeChannelBadge, FormAlert, OtpField } from './form-field';
 import { cardClass, disabledClass, primaryButtonClass, secondaryButtonClass } from './ui-classes';
 
 const handName = (hand: 'left' | 'right'): string => (hand === 'left' ? 'Left hand' : 'Right hand');
@@ -107,9 +107,7 @@ function WaitingRequest({ request, onDone }: { request: EnrolmentRequest; onDone
         {handName(request.which_hand)} · started {formatDateTime(request.created_at)}
       </p>
       <p className="text-sm text-slate-700">
-        <span className="mr-2 inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
-          {request.channel === 'sms' ? 'SMS OTP' : 'Email OTP'}
-        </span>
+        <CodeChannelBadge channel={request.channel} className="mr-2" />
         Code sent to {request.sent_to}.
       </p>
       <OtpField

@@ -5,7 +5,7 @@ import { useId, useRef, useState } from 'react';
 import { toast } from 'react-hot-toast';
 import type { FormEvent } from 'react';
 
-import { FormAlert, OtpField } from '../../../components/form-field';
+import { CodeChannelBadge, FormAlert, OtpField } from '../../../components/form-field';
 import { disabledClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { cancelPalmPayment, confirmPalmPayment } from '../api/palm';
@@ -64,7 +64,6 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: Pal
     }
   };
 
-  const sms = confirmation.channel === 'sms';
   return (
     <section aria-labelledby={`${alertId}-heading`} className="space-y-4">
       <h3 id={`${alertId}-heading`} className="text-lg font-semibold text-slate-900">
@@ -74,9 +73,7 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: Pal
         {message}
       </p>
       <p className="text-sm text-slate-700">
-        <span className="mr-2 inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
-          {sms ? 'SMS OTP' : 'Email OTP'}
-        </span>
+        <CodeChannelBadge channel={confirmation.channel} className="mr-2" />
         Sent to {confirmation.sent_to}. {formatInr(confirmation.amount, 'en-IN')} is held from the payer’s
         wallet until the code is entered, for 5 minutes at most.
       </p>

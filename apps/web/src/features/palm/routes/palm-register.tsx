@@ -7,6 +7,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 
+import { CodeChannelBadge } from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import { StepUpCode } from '../../../components/step-up-code';
@@ -418,9 +419,7 @@ function WaitingForOwner({
         <strong>{targetLabel ?? 'the owner'}</strong> approves it.
       </p>
       <p className="text-sm text-slate-700">
-        <span className="mr-2 inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
-          {request.channel === 'sms' ? 'SMS OTP' : 'Email OTP'}
-        </span>
+        <CodeChannelBadge channel={request.channel} className="mr-2" />
         Code sent to {request.sent_to}. The request expires at {formatTime(request.expires_at)}.
       </p>
     </section>

@@ -6,7 +6,13 @@ import type { FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 
-import { AmountField, FormAlert, OtpField, TextField } from '../../../components/form-field';
+import {
+  AmountField,
+  CodeChannelBadge,
+  FormAlert,
+  OtpField,
+  TextField,
+} from '../../../components/form-field';
 import { Page } from '../../../components/page';
 import {
   cardClass,
@@ -180,9 +186,7 @@ export function TransferRoute() {
       <Page title="Verify OTP" lead="Enter the 6-digit code sent to your phone/email">
         <div className={`${cardClass} max-w-lg`}>
           <p>
-            <span className="inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
-              {sms ? 'SMS OTP' : 'Email OTP'}
-            </span>
+            <CodeChannelBadge channel={pending.channel.kind} />
           </p>
           <form noValidate className="mt-4 space-y-4" onSubmit={(event) => void verify(event)}>
             <OtpField
