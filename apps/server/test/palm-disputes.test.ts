@@ -5,7 +5,7 @@ import { LOSSES_ACCOUNT_ID } from '../src/ledger/ledger';
 import { notMeTokenHash } from '../src/palm/palm-payment-notice';
 import { bearer, lastCode, registerUser, signInAsAdmin, uniqueEmail } from './support/auth-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
-import { registerPalm, scanOf } from './support/palm-helpers';
+import { palmSupply, registerPalm } from './support/palm-helpers';
 import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
@@ -16,14 +16,7 @@ import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp }
 describe(`palm disputes on ${testDatabaseKind}`, () => {
   let test: TestApp;
   let adminToken: string;
-  let nextIdentity = 950;
-  const nextSample = new Map<number, number>();
-  /** A fresh scan of `identity`: never the same frames twice. */
-  const freshScan = (identity: number) => {
-    const first = nextSample.get(identity) ?? 0;
-    nextSample.set(identity, first + 3);
-    return scanOf(identity, [first, first + 1, first + 2]);
-  };
+  const { newIdentity, freshScan } = palmSupply(950);
   const post = (url: string, token: string | undefined, payload: object, headers = {}) =>
     test.app.inject({
       method: 'POST',
@@ -66,7 +59,7 @@ describe(`palm disputes on ${testDatabaseKind}`, () => {
   async function payerAndReceiver(rupees = 10_000) {
     const email = uniqueEmail('payer');
     const payer = await registerUser(test.app, test.database, { email });
-    const identity = (nextIdentity += 1);
+    const identity = newIdentity();
     expect((await registerPalm(test.app, payer.token, 'right', freshScan(identity))).statusCode).toBe(200);
     await test.database.db
       .updateTable('palm_templates')

@@ -12,7 +12,7 @@ import {
 } from './support/auth-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
-import { registerPalm, scanOf } from './support/palm-helpers';
+import { palmSupply, registerPalm } from './support/palm-helpers';
 import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
@@ -30,14 +30,7 @@ const SOME_ID = '00000000-0000-4000-8000-000000000000';
 describe(`routes through which a palm pays or enrols, on ${testDatabaseKind}`, () => {
   let test: TestApp;
   let adminToken: string;
-  let nextIdentity = 4000;
-  const nextSample = new Map<number, number>();
-  /** A fresh capture of `identity`: never the same frames twice unless a test replays them on purpose. */
-  const freshScan = (identity: number): PalmScan => {
-    const first = nextSample.get(identity) ?? 0;
-    nextSample.set(identity, first + 3);
-    return scanOf(identity, [first, first + 1, first + 2]);
-  };
+  const { newIdentity, freshScan } = palmSupply(4000);
   const post = (url: string, token: string | undefined, payload: object, key?: string) =>
     test.app.inject({
       method: 'POST',
@@ -55,7 +48,7 @@ describe(`routes through which a palm pays or enrols, on ${testDatabaseKind}`, (
   async function payer(options: { palm?: boolean } = {}) {
     const phone = uniquePhone();
     const person = await registerUser(test.app, test.database, { phone });
-    const identity = (nextIdentity += 1);
+    const identity = newIdentity();
     let enrolmentScan: PalmScan | undefined;
     if (options.palm !== false) {
       enrolmentScan = freshScan(identity);
@@ -202,7 +195,7 @@ describe(`routes through which a palm pays or enrols, on ${testDatabaseKind}`, (
           const paid = await byPalm('/Palm/authenticate')(freshScan(p.identity), 10);
           await freezeBy(p, paid.json().transaction.id);
           // A hand registered while palm pay is paused pays nothing either.
-          const other = (nextIdentity += 1);
+          const other = newIdentity();
           expectStatus(await registerPalm(test.app, p.token, 'left', freshScan(other)), 200);
           expectStatus(await byPalm('/Palm/authenticate')(freshScan(other), 10), 403);
         },
@@ -236,7 +229,7 @@ describe(`routes through which a palm pays or enrols, on ${testDatabaseKind}`, (
           const owner = await payer();
           const paid = await byPalm('/Palm/authenticate')(freshScan(owner.identity), 10);
           await freezeBy(owner, paid.json().transaction.id);
-          const other = (nextIdentity += 1);
+          const other = newIdentity();
           const { id, code } = await adminRequest(owner, 'left', freshScan(other));
           expectStatus(await post(`/Palm/enrolment-requests/${id}/approve`, owner.token, { otp: code }), 200);
           expectStatus(await byPalm('/Palm/authenticate')(freshScan(other), 10), 403);

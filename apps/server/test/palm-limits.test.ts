@@ -13,7 +13,7 @@ import {
 } from './support/auth-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
-import { registerPalm, scanOf } from './support/palm-helpers';
+import { palmSupply, registerPalm } from './support/palm-helpers';
 import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
@@ -24,15 +24,7 @@ import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp }
 describe(`palm pay limits on ${testDatabaseKind}`, () => {
   let test: TestApp;
   let adminToken: string;
-  /** Palm identities of this file (each person a new one) and the next unused sample of each. */
-  let nextIdentity = 900;
-  const nextSample = new Map<number, number>();
-  /** A fresh scan of `identity`: never the same frames twice (a replay guard refuses those). */
-  const freshScan = (identity: number) => {
-    const first = nextSample.get(identity) ?? 0;
-    nextSample.set(identity, first + 3);
-    return scanOf(identity, [first, first + 1, first + 2]);
-  };
+  const { newIdentity, freshScan } = palmSupply(900);
   const post = (url: string, token: string | undefined, payload: object, headers = {}) =>
     test.app.inject({
       method: 'POST',
@@ -45,7 +37,7 @@ describe(`palm pay limits on ${testDatabaseKind}`, () => {
   /** A person with a palm and money, the palm enrolled long enough ago that the new-enrolment hold is over. */
   async function payerWithPalm(rupees: number, options: { phone?: string; aged?: boolean } = {}) {
     const payer = await registerUser(test.app, test.database, options.phone ? { phone: options.phone } : {});
-    const identity = (nextIdentity += 1);
+    const identity = newIdentity();
     const registered = await registerPalm(test.app, payer.token, 'right', freshScan(identity));
     expect(registered.statusCode).toBe(200);
     if (options.aged !== false) {
@@ -194,7 +186,7 @@ describe(`palm pay limits on ${testDatabaseKind}`, () => {
   it('tells the payer of every palm payment that moves money, with a working one-time link', async () => {
     const email = uniqueEmail('payer');
     const payer = await registerUser(test.app, test.database, { email });
-    const identity = (nextIdentity += 1);
+    const identity = newIdentity();
     await registerPalm(test.app, payer.token, 'left', freshScan(identity));
     await test.database.db
       .updateTable('palm_templates')

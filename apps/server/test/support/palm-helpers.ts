@@ -59,6 +59,24 @@ export async function stepUp(
 }
 
 /**
+ * The palms of one test file: `newIdentity()` gives each person a synthetic palm nobody else in the file
+ * has (from `firstIdentity` on), and `freshScan(identity)` new captures of it every time, never the same
+ * frames twice (the replay guard refuses those).
+ */
+export function palmSupply(firstIdentity: number) {
+  let identity = firstIdentity;
+  const nextSample = new Map<number, number>();
+  return {
+    newIdentity: (): number => (identity += 1),
+    freshScan(of: number): PalmScan {
+      const first = nextSample.get(of) ?? 0;
+      nextSample.set(of, first + 3);
+      return scanOf(of, [first, first + 1, first + 2]);
+    },
+  };
+}
+
+/**
  * Registers a hand of the signed-in person (`token`) the way the app does: every step the server asks of
  * the owner first (the step-up of their session), then POST /Palm/register. Answers the registration's
  * response. (An admin naming another user in `extra` gets the 202 of a request the owner approves.)
