@@ -214,7 +214,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       payments: app.palmPayments,
       notices: palmNotices,
       disputes: new DisputeRepository(db),
-      messenger: deps.messenger,
+      notify: ownerNotices,
     },
   });
   await app.register(siteMapRoutes);

@@ -24,13 +24,11 @@ import {
   type OpenDisputeDeps,
 } from '../disputes/open-dispute';
 import { listAllDisputes, resolveDispute, type ResolveDisputeDeps } from '../disputes/resolve-dispute';
-import type { Messenger } from '../messaging/messenger';
 import { requireAdmin, requireUser } from '../plugins/auth';
-
-const RATE_WINDOW_MS = 60_000;
+import { publicPostLimit } from './support/public-post-limit';
 
 /** What the dispute routes pass to their use cases (each request adds its logger). */
-export type DisputeRouteDeps = Omit<OpenDisputeDeps, 'notify' | 'log'> & { messenger: Messenger };
+export type DisputeRouteDeps = Omit<OpenDisputeDeps, 'log'>;
 
 function disputeAnswer(view: DisputeView): Dispute {
   const amount = paiseToRupeesText(view.amountPaise);
@@ -63,24 +61,15 @@ function adminDisputeAnswer(view: DisputeView): AdminDispute {
  * login) or from their History; admins refund or reject.
  */
 export const disputeRoutes: FastifyPluginAsyncZod<{ deps: DisputeRouteDeps }> = async (app, { deps }) => {
-  const openDeps = (log: FastifyBaseLogger): OpenDisputeDeps => ({
-    ...deps,
-    notify: { db: deps.db, messenger: deps.messenger },
-    log,
-  });
+  const openDeps = (log: FastifyBaseLogger): OpenDisputeDeps => ({ ...deps, log });
   const resolveDeps = (log: FastifyBaseLogger): ResolveDisputeDeps => ({
     ledger: deps.ledger,
     disputes: deps.disputes,
-    notify: { db: deps.db, messenger: deps.messenger },
+    notify: deps.notify,
     log,
   });
   // The link's token is the only authority: as slow to guess as the public forms are to spam.
-  const perClient = {
-    rateLimit: {
-      max: Math.max(1, Math.floor(app.env.RATE_LIMIT_PER_MINUTE / 30)),
-      timeWindow: RATE_WINDOW_MS,
-    },
-  };
+  const perClient = publicPostLimit(app.env);
   const tags = ['palm'];
 
   app.post(

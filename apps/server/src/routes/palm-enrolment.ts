@@ -45,7 +45,7 @@ export const palmEnrolmentRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistr
     messenger: app.messenger,
     secret: app.env.COOKIE_SECRET,
   };
-  const statusDeps = { db, messenger: app.messenger };
+  const statusDeps = app.ownerNotices;
 
   app.post(
     '/Palm/step-up/send',

@@ -17,20 +17,14 @@ import { inquiries, kioskApplications, vendorRegistrations, waitlist } from '../
 import { removeFromWaitlist } from '../forms/remove-from-waitlist';
 import { submitForm, type FormDeps } from '../forms/submit-form';
 import { requireAdmin } from '../plugins/auth';
-
-const RATE_WINDOW_MS = 60_000;
+import { publicPostLimit } from './support/public-post-limit';
 
 /**
  * The public site's forms: anyone may send one (a per-client limit and a honeypot keep bots out); only
  * admins read them.
  */
 export const publicFormRoutes: FastifyPluginAsyncZod<{ deps: FormDeps }> = async (app, { deps }) => {
-  const perClient = {
-    rateLimit: {
-      max: Math.max(1, Math.floor(app.env.RATE_LIMIT_PER_MINUTE / 30)),
-      timeWindow: RATE_WINDOW_MS,
-    },
-  };
+  const perClient = publicPostLimit(app.env);
   const tags = ['public forms'];
 
   app.post(
