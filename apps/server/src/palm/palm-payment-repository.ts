@@ -4,6 +4,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PalmCodeReason, Schema } from '../db/schema';
 import { findStoreOfOwner } from '../merchant/merchant-repository';
 import { listTransfers, toTransactionRecord } from '../ledger/queries';
+import { ownContactOf, type OwnContact } from '../notices/notify-owner';
 
 /** How a palm payment waiting for the payer's code ended; null while it waits. */
 export type PalmConfirmationOutcome = 'paid' | 'cancelled' | 'failed' | 'expired';
@@ -203,16 +204,9 @@ export class PalmPaymentRepository {
       .execute();
   }
 
-  /** Where a payer's code goes: their phone, else their email. */
-  async payerContact(userId: string): Promise<{ channel: 'sms' | 'email'; address: string }> {
-    const user = await this.db
-      .selectFrom('users')
-      .select(['email', 'phone'])
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (user.phone !== null) return { channel: 'sms', address: user.phone };
-    if (user.email !== null) return { channel: 'email', address: user.email };
-    throw new Error(`user ${userId} has neither a phone nor an email`);
+  /** Where a payer's code goes: their own phone, else their email (as every notice of theirs). */
+  payerContact(userId: string): Promise<OwnContact> {
+    return ownContactOf(this.db, userId);
   }
 
   /** The store a merchant owns (palm payments to a merchant go to its store), if any. */

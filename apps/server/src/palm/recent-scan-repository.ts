@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
 
 /** A stored recent scan: its sealed protected template and the key it was made under. */
@@ -14,14 +14,6 @@ export interface SealedScan {
  */
 export class RecentScanRepository {
   constructor(private readonly db: Kysely<Schema> | Transaction<Schema>) {}
-
-  /**
-   * Serialises the replay checks of one person: a second payment with a copy of the same scan waits until
-   * the first has remembered it (or rolled back). Held to the end of the transaction.
-   */
-  async lockPerson(userId: string): Promise<void> {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`palm-replay:${userId}`}))`.execute(this.db);
-  }
 
   /** The person's scans of this key made after `since`, the newest first, at most `limit`. */
   async recent(userId: string, keyId: string, since: Date, limit: number): Promise<SealedScan[]> {

@@ -97,12 +97,13 @@ export class ReplayGuard {
   }
 
   /**
-   * The payment's guard step: waits for any other check of the same person, refuses a replay
-   * (ReplayRefusedError), and otherwise remembers the scan, so the same frames cannot pay twice even when
-   * this payment is refused by the ledger (the refusal is committed with it).
+   * The payment's guard step: refuses a replay (ReplayRefusedError), and otherwise remembers the scan, so
+   * the same frames cannot pay twice even when this payment is refused by the ledger (the refusal is
+   * committed with it). Runs under the person's palm payment lock, which the payment's guard takes first
+   * (take-palm-payment.ts): a second payment with a copy of the same scan waits until the first has
+   * remembered it (or rolled back).
    */
   async refuseReplay(trx: Transaction<Schema>, scan: ScanToGuard): Promise<void> {
-    await new RecentScanRepository(trx).lockPerson(scan.userId);
     if (await this.check(trx, scan)) throw new ReplayRefusedError(scan.userId);
     await this.remember(trx, scan.userId, scan.scanTemplate);
   }
