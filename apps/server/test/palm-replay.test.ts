@@ -2,7 +2,7 @@ import { messages } from '@hasta/contracts/messages';
 import type { PalmScan } from '@hasta/contracts/palm';
 import { extractFeatures } from '@hasta/palm/features';
 import { createRng } from '@hasta/palm/random';
-import { decode, encode } from 'jpeg-js';
+import { cropped, jpegRoundTrip, noisy, shifted } from '../../../bench/palm-replay-variants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { palmKeyFrom } from '../src/palm/palm-keys';
 import { RECENT_SCAN_MAX_AGE_MS, RECENT_SCANS_KEPT, ReplayGuard } from '../src/palm/replay-guard';
@@ -19,54 +19,6 @@ import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp }
  * A live recapture is never as close to an earlier scan as such a copy: the server refuses it as a palm it
  * does not recognise, counts it as a failed scan, and tells the payer.
  */
-
-const SIDE = 128;
-
-/** The frames re-encoded as a JPEG of this quality and decoded back to grey (what a photo or a screen adds). */
-function jpeg(frame: Uint8Array, quality: number): Uint8Array {
-  const rgba = new Uint8Array(SIDE * SIDE * 4);
-  for (let i = 0; i < frame.length; i++) {
-    rgba.fill(frame[i]!, 4 * i, 4 * i + 3);
-    rgba[4 * i + 3] = 255;
-  }
-  const { data } = decode(encode({ data: rgba, width: SIDE, height: SIDE }, quality).data, {
-    useTArray: true,
-  });
-  return Uint8Array.from({ length: SIDE * SIDE }, (_, i) => data[4 * i]!);
-}
-
-/** The frame moved by (dx, dy) pixels, the edge repeated into the uncovered strip. */
-function shift(frame: Uint8Array, dx: number, dy: number): Uint8Array {
-  const clamp = (v: number) => Math.min(SIDE - 1, Math.max(0, v));
-  return Uint8Array.from({ length: SIDE * SIDE }, (_, i) => {
-    const x = i % SIDE;
-    const y = Math.floor(i / SIDE);
-    return frame[clamp(y - dy) * SIDE + clamp(x - dx)]!;
-  });
-}
-
-/** `margin` pixels cropped off every side, the rest stretched back to 128 × 128 (bilinear). */
-function crop(frame: Uint8Array, margin: number): Uint8Array {
-  const scale = (SIDE - 2 * margin) / SIDE;
-  return Uint8Array.from({ length: SIDE * SIDE }, (_, i) => {
-    const sx = margin + ((i % SIDE) + 0.5) * scale - 0.5;
-    const sy = margin + (Math.floor(i / SIDE) + 0.5) * scale - 0.5;
-    const x0 = Math.floor(sx);
-    const y0 = Math.floor(sy);
-    const fx = sx - x0;
-    const fy = sy - y0;
-    const at = (x: number, y: number) => frame[y * SIDE + x]!;
-    const top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx;
-    const bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx;
-    return Math.round(top * (1 - fy) + bottom * fy);
-  });
-}
-
-/** Gaussian sensor noise of this standard deviation (grey levels). */
-function noisy(frame: Uint8Array, sigma: number, seed: number): Uint8Array {
-  const rng = createRng(seed);
-  return frame.map((v) => Math.min(255, Math.max(0, Math.round(v + sigma * rng.normal()))));
-}
 
 const asScan = (frames: Uint8Array[]): PalmScan => ({
   frames: frames.map((f) => Buffer.from(f).toString('base64')),
@@ -138,12 +90,12 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
 
   // [how the copy is altered, the palm (synthetic identity) it copies, the alteration of each frame]
   const altered: [string, number, (frame: Uint8Array, index: number) => Uint8Array][] = [
-    ['re-encoded as JPEG at quality 90', 310, (f) => jpeg(f, 90)],
-    ['re-encoded as JPEG at quality 75', 311, (f) => jpeg(f, 75)],
-    ['shifted by 2 px with the edge repeated', 312, (f) => shift(f, 2, -1)],
-    ['cropped by 3 px and stretched back', 313, (f) => crop(f, 3)],
-    ['with added noise (σ = 3 grey levels)', 314, (f, i) => noisy(f, 3, 77 + i)],
-    ['shifted by 1 px and re-encoded as JPEG at quality 80', 315, (f) => jpeg(shift(f, 1, 1), 80)],
+    ['re-encoded as JPEG at quality 90', 310, (f) => jpegRoundTrip(f, 90)],
+    ['re-encoded as JPEG at quality 75', 311, (f) => jpegRoundTrip(f, 75)],
+    ['shifted by 2 px with the edge repeated', 312, (f) => shifted(f, 2, -1)],
+    ['cropped by 3 px and stretched back', 313, (f) => cropped(f, 3)],
+    ['with added noise (σ = 3 grey levels)', 314, (f, i) => noisy(f, 3, createRng(77 + i))],
+    ['shifted by 1 px and re-encoded as JPEG at quality 80', 315, (f) => jpegRoundTrip(shifted(f, 1, 1), 80)],
   ];
   it.each(altered)('refuses a replay %s', async (_name, identity, alter) => {
     const payer = await payerWith(identity, 1000);
@@ -161,7 +113,7 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
     const payer = await payerWith(320, 1000);
     const receiver = await registerUser(test.app, test.database);
     const enrolment = framesOf(320, [0, 1, 2]);
-    for (const frames of [enrolment, enrolment.map((f) => jpeg(f, 85))]) {
+    for (const frames of [enrolment, enrolment.map((f) => jpegRoundTrip(f, 85))]) {
       const replayed = await pay(receiver.token, frames);
       expect([replayed.statusCode, replayed.json().message]).toEqual([400, messages.palmNotRecognised]);
     }
@@ -177,7 +129,7 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
       post('/api/transaction', merchant.token, { amount, scan: asScan(frames) }, crypto.randomUUID());
     expect((await atStore(scan, 40)).statusCode).toBe(200);
     const replayed = await atStore(
-      scan.map((f) => jpeg(f, 85)),
+      scan.map((f) => jpegRoundTrip(f, 85)),
       40,
     );
     expect([replayed.statusCode, replayed.json().message]).toEqual([400, messages.palmNotRecognised]);
@@ -185,7 +137,7 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
     const codes = async () => (await outboxTo(phone)).filter((m) => /\b\d{6}\b/.test(m.body)).length;
     const codesBefore = await codes();
     const big = await atStore(
-      scan.map((f) => crop(f, 2)),
+      scan.map((f) => cropped(f, 2)),
       6000,
     );
     expect([big.statusCode, big.json().message]).toEqual([400, messages.palmNotRecognised]);
@@ -218,7 +170,7 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
     for (let i = 0; i < 5; i++) {
       const replayed = await pay(
         receiver.token,
-        scan.map((f, k) => noisy(f, 2, 1000 * i + k)),
+        scan.map((f, k) => noisy(f, 2, createRng(1000 * i + k))),
       );
       expect([replayed.statusCode, replayed.json().message]).toEqual([400, messages.palmNotRecognised]);
     }
