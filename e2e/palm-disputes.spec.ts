@@ -1,18 +1,16 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 import { messages } from '@hasta/contracts/messages';
 import { outboxResponseSchema } from '@hasta/contracts/outbox';
-import { PALM_ROI_SIZE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
-import type { Hand } from '@hasta/contracts/palm';
 import { transactionHistoryResponseSchema } from '@hasta/contracts/wallet';
-import { createIdentity, renderSample } from '@hasta/palm/synthetic';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, signIn, test } from './support/accounts';
 import type { Account } from './support/accounts';
 import { openTab, toast } from './support/admin';
 import { axeViolations } from './support/axe';
-import { stepUpByApi } from './support/step-up';
+import type { Palm } from './support/palm';
+import { dashboardBalance, newPalmSeed, palmFrames, registerPalmByApi } from './support/palm';
 import { adminSession, apiSession, apiTransfer, giveValue, inr, pageFor } from './support/wallet';
 
 /**
@@ -27,30 +25,6 @@ const SCAN_TIMEOUT_MS = 45_000;
 /** Key under which the scanner keeps this device's demo palm seed (components/palm-scanner/demo-palm.ts). */
 const DEMO_SEED_STORAGE_KEY = 'palmDemoSeed';
 
-const newSeed = (): number => randomInt(1, 2 ** 31);
-
-interface Palm {
-  seed: number;
-  identity: number;
-}
-
-/** Distinct captures of `palm` (samples `first`, `first + 1`, ...), as a camera would send them. */
-function palmFrames(palm: Palm, first: number): string[] {
-  const identity = createIdentity(palm.seed, palm.identity);
-  return Array.from({ length: PALM_SCAN_FRAMES }, (_, sample) =>
-    Buffer.from(renderSample(identity, first + sample, 'medium', PALM_ROI_SIZE)).toString('base64'),
-  );
-}
-
-/** Registers `hand` of the session's owner with `palm` through the API, after the owner's step-up. */
-async function registerPalm(session: APIRequestContext, account: Account, palm: Palm, hand: Hand) {
-  await stepUpByApi(session, account.contact);
-  const response = await session.post('/Palm/register', {
-    data: { which_hand: hand, consent: true, scan: { frames: palmFrames(palm, 100), source: 'camera' } },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
 /** A payer with a registered left palm and ₹100, and a session of theirs. */
 async function payerWithPalm(
   playwright: Parameters<typeof apiSession>[0],
@@ -59,7 +33,7 @@ async function payerWithPalm(
   palm: Palm,
 ): Promise<APIRequestContext> {
   const session = await apiSession(playwright, baseURL, payer);
-  await registerPalm(session, payer, palm, 'left');
+  await registerPalmByApi(session, payer, palm, 'left');
   const admin = await adminSession(playwright, baseURL);
   await giveValue(admin, payer.user.id, 100);
   await admin.dispose();
@@ -115,12 +89,6 @@ async function newestTransactionId(session: APIRequestContext, account: Account)
   return newest!.id;
 }
 
-async function balanceOf(session: APIRequestContext, account: Account): Promise<string> {
-  const response = await session.get(`/api/dashboard?userId=${account.user.id}`);
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { user: { balance: string } }).user.balance;
-}
-
 /** A page of its own on /admin, signed in as the bootstrapped admin, `width` px wide. */
 async function adminPage(browser: Browser, baseURL: string | undefined, width = 1280): Promise<Page> {
   const context = await browser.newContext({
@@ -154,7 +122,7 @@ test.describe('Not me: a palm payment reported by its payer, resolved by an admi
     phoneAccount: payer,
   }) => {
     test.setTimeout(300_000);
-    const seed = newSeed();
+    const seed = newPalmSeed();
     const payerSession = await payerWithPalm(playwright, baseURL, payer, { seed, identity: 0 });
 
     // The receiver takes ₹25.50 on /receive with this device's demo palm, which is the payer's left palm.
@@ -171,7 +139,7 @@ test.describe('Not me: a palm payment reported by its payer, resolved by an admi
       timeout: SCAN_TIMEOUT_MS,
     });
     await receiverPage.context().close();
-    expect(await balanceOf(payerSession, payer)).toBe('74.50');
+    expect(await dashboardBalance(payerSession, payer)).toBe('74.50');
     const transactionId = await newestTransactionId(payerSession, payer);
 
     // The payer's notice: the amount and a one-time "Not me?" link at its end.
@@ -237,7 +205,7 @@ test.describe('Not me: a palm payment reported by its payer, resolved by an admi
     ).toBeVisible();
     await expect(sentRecord(payerPage, 25.5).getByTestId('dispute-status')).toHaveText('Refunded');
     expect(await axeViolations(payerPage), '/history with a refunded dispute').toEqual([]);
-    expect(await balanceOf(payerSession, payer)).toBe('100.00');
+    expect(await dashboardBalance(payerSession, payer)).toBe('100.00');
     await payerPage.context().close();
     await payerSession.dispose();
   });
@@ -250,7 +218,7 @@ test.describe('Not me: a palm payment reported by its payer, resolved by an admi
     phoneAccount: receiver,
   }) => {
     test.setTimeout(240_000);
-    const seed = newSeed();
+    const seed = newPalmSeed();
     const payerSession = await payerWithPalm(playwright, baseURL, payer, { seed, identity: 0 });
 
     // A palm payment of ₹12 (through the API, as the /receive page makes it), and a transfer of ₹3.
@@ -318,7 +286,7 @@ test.describe('Not me: a palm payment reported by its payer, resolved by an admi
     // The payer's History shows the reason; the money stays paid.
     await payerPage.goto('/history');
     await expect(sentRecord(payerPage, 12).getByTestId('dispute-status')).toHaveText(`Rejected: ${reason}`);
-    expect(await balanceOf(payerSession, payer)).toBe('85.00');
+    expect(await dashboardBalance(payerSession, payer)).toBe('85.00');
     await payerPage.context().close();
     await payerSession.dispose();
   });

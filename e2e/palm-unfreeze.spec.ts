@@ -1,25 +1,15 @@
-import { randomInt } from 'node:crypto';
-
 import { messages } from '@hasta/contracts/messages';
-import { PALM_ROI_SIZE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
-import { createIdentity, renderSample } from '@hasta/palm/synthetic';
 
 import { expect, test } from './support/accounts';
 import { axeViolations } from './support/axe';
-import { confirmItsYou, stepUpByApi } from './support/step-up';
+import { newPalmSeed, palmFrames, registerPalmByApi } from './support/palm';
+import { confirmItsYou } from './support/step-up';
 import { adminSession, apiSession, giveValue, pageFor } from './support/wallet';
 
 /**
  * Palm pay paused by "Not me" (issue 21) is turned back on by its owner only, with a fresh code to their own
  * phone or email: the Consent tab's banner and "Turn palm pay back on".
  */
-
-const frames = (seed: number, first: number): string[] => {
-  const palm = createIdentity(seed, 0);
-  return Array.from({ length: PALM_SCAN_FRAMES }, (_, i) =>
-    Buffer.from(renderSample(palm, first + i, 'medium', PALM_ROI_SIZE)).toString('base64'),
-  );
-};
 
 test('a payer whose palm pay is paused turns it back on from the Consent tab with their code', async ({
   browser,
@@ -29,13 +19,9 @@ test('a payer whose palm pay is paused turns it back on from the Consent tab wit
   phoneAccount: payer,
 }) => {
   test.setTimeout(180_000);
-  const seed = randomInt(1, 2 ** 31);
+  const palm = { seed: newPalmSeed(), identity: 0 };
   const payerSession = await apiSession(playwright, baseURL, payer);
-  await stepUpByApi(payerSession, payer.contact);
-  const registered = await payerSession.post('/Palm/register', {
-    data: { which_hand: 'left', consent: true, scan: { frames: frames(seed, 100), source: 'camera' } },
-  });
-  expect(registered.status(), await registered.text()).toBe(200);
+  await registerPalmByApi(payerSession, payer, palm, 'left');
   const admin = await adminSession(playwright, baseURL);
   await giveValue(admin, payer.user.id, 100);
   await admin.dispose();
@@ -44,7 +30,7 @@ test('a payer whose palm pay is paused turns it back on from the Consent tab wit
   const receiverSession = await apiSession(playwright, baseURL, receiver);
   const paid = await receiverSession.post('/Palm/authenticate', {
     headers: { 'Idempotency-Key': crypto.randomUUID() },
-    data: { amount: 5, scan: { frames: frames(seed, 200), source: 'camera' } },
+    data: { amount: 5, scan: { frames: palmFrames(palm, 200), source: 'camera' } },
   });
   expect(paid.status(), await paid.text()).toBe(200);
   const transactionId = ((await paid.json()) as { transaction: { id: string } }).transaction.id;

@@ -1,16 +1,7 @@
-import { randomInt } from 'node:crypto';
-
 import { messages } from '@hasta/contracts/messages';
-import { PALM_CONSENT_NOTICE, PALM_ROI_SIZE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
+import { PALM_CONSENT_NOTICE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
 import type { Hand } from '@hasta/contracts/palm';
-import { createIdentity, renderSample } from '@hasta/palm/synthetic';
-import type {
-  APIRequestContext,
-  Browser,
-  BrowserContext,
-  Page,
-  PlaywrightWorkerArgs,
-} from '@playwright/test';
+import type { Browser, BrowserContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
 
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, registerAccount, signIn, test } from './support/accounts';
 import type { Account } from './support/accounts';
@@ -18,6 +9,7 @@ import { openTab } from './support/admin';
 import { axeViolations } from './support/axe';
 import { launchWithPalmCamera } from './support/camera';
 import { createMerchant } from './support/merchant';
+import { dashboardBalance, newPalmSeed, registerPalmByApi } from './support/palm';
 import { extractCode, latestMessageId, nextMessage, waitForMessage } from './support/outbox';
 import { confirmItsYou, stepUpByApi } from './support/step-up';
 import { adminSession, apiSession, giveValue, inr } from './support/wallet';
@@ -45,45 +37,6 @@ function seenByReceiver(account: Account): string {
  * machine; the bound is for a busy one (software rendering and the scanner's looks share the cores).
  */
 const SCAN_TIMEOUT_MS = 45_000;
-
-const newSeed = (): number => randomInt(1, 2 ** 31);
-
-/** A palm of the synthetic population: (seed, identity). */
-interface Palm {
-  seed: number;
-  identity: number;
-}
-
-/** Frames of `palm` as a camera would send them (distinct captures), for set-up through the API. */
-function palmFrames(palm: Palm): string[] {
-  const identity = createIdentity(palm.seed, palm.identity);
-  return Array.from({ length: PALM_SCAN_FRAMES }, (_, sample) =>
-    Buffer.from(renderSample(identity, 100 + sample, 'medium', PALM_ROI_SIZE)).toString('base64'),
-  );
-}
-
-/**
- * Registers `hand` of the session's user (`account`) with `palm` through the API, as the page does: the
- * owner's step-up first, then the registration (the person agreed to the notice).
- */
-async function registerByApi(
-  session: APIRequestContext,
-  account: Account,
-  palm: Palm,
-  hand: Hand,
-): Promise<void> {
-  await stepUpByApi(session, account.contact);
-  const response = await session.post('/Palm/register', {
-    data: { which_hand: hand, consent: true, scan: { frames: palmFrames(palm), source: 'camera' } },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
-async function balanceOf(session: APIRequestContext, account: Account): Promise<string> {
-  const response = await session.get(`/api/dashboard?userId=${account.user.id}`);
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { user: { balance: string } }).user.balance;
-}
 
 /** A page signed in as `credentials` in a browser context of its own (of a browser with a palm camera). */
 /** The account's registered hands as the server reports them to the account itself. */
@@ -177,7 +130,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     account,
   }) => {
     test.setTimeout(300_000);
-    const seed = newSeed();
+    const seed = newPalmSeed();
     let sessionState: SessionState | undefined;
 
     const left = await launchWithPalmCamera(playwright, { seed, identity: 0 }, 'left-palm');
@@ -288,7 +241,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     account,
   }) => {
     test.setTimeout(240_000);
-    const seed = newSeed();
+    const seed = newPalmSeed();
     const camera = await launchWithPalmCamera(playwright, { seed, identity: 0 }, 'admin-left-palm');
     try {
       const page = await signedInPage(camera, baseURL, adminCredentials);
@@ -376,7 +329,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     account,
   }) => {
     test.setTimeout(180_000);
-    const seed = newSeed();
+    const seed = newPalmSeed();
     const films = [
       {
         name: 'empty-box',
@@ -484,10 +437,10 @@ test.describe('Palm payments through the camera', () => {
     phoneAccount: payer,
   }) => {
     test.setTimeout(240_000);
-    const seed = newSeed();
+    const seed = newPalmSeed();
     const payerPalm = { seed, identity: 0 };
     const payerSession = await apiSession(playwright, baseURL, payer);
-    await registerByApi(payerSession, payer, payerPalm, 'left');
+    await registerPalmByApi(payerSession, payer, payerPalm, 'left');
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, payer.user.id, 100);
     await admin.dispose();
@@ -516,7 +469,7 @@ test.describe('Palm payments through the camera', () => {
     } finally {
       await camera.close();
     }
-    expect(await balanceOf(payerSession, payer)).toBe('74.50');
+    expect(await dashboardBalance(payerSession, payer)).toBe('74.50');
     const palmHash = (await (await payerSession.get('/api/dashboard')).json()).user.palm_hash as string;
     await payerSession.dispose();
 
@@ -541,10 +494,10 @@ test.describe('Palm payments through the camera', () => {
     phoneAccount: payer,
   }) => {
     test.setTimeout(300_000);
-    const seed = newSeed();
+    const seed = newPalmSeed();
     const payerPalm = { seed, identity: 0 };
     const payerSession = await apiSession(playwright, baseURL, payer);
-    await registerByApi(payerSession, payer, payerPalm, 'right');
+    await registerPalmByApi(payerSession, payer, payerPalm, 'right');
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, payer.user.id, 8000);
     await admin.dispose();
@@ -573,7 +526,7 @@ test.describe('Palm payments through the camera', () => {
       // Cancel: nothing is paid, and the scanner is back.
       await page.getByRole('button', { name: 'Cancel payment' }).click();
       await expect(page.getByText(messages.palmPaymentCancelled)).toBeVisible();
-      expect(await balanceOf(payerSession, payer)).toBe('8000.00');
+      expect(await dashboardBalance(payerSession, payer)).toBe('8000.00');
       // The code of a cancelled payment pays nothing; a new scan sends a new one.
       const second = await nextMessage(payerSession, payer.contact, () =>
         expect(codeStep).toBeVisible({ timeout: SCAN_TIMEOUT_MS }),
@@ -592,10 +545,10 @@ test.describe('Palm payments through the camera', () => {
     } finally {
       await camera.close();
     }
-    expect(await balanceOf(payerSession, payer)).toBe('2000.00');
+    expect(await dashboardBalance(payerSession, payer)).toBe('2000.00');
     await payerSession.dispose();
     const receiverSession = await apiSession(playwright, baseURL, receiver);
-    expect(await balanceOf(receiverSession, receiver)).toBe('6000.00');
+    expect(await dashboardBalance(receiverSession, receiver)).toBe('6000.00');
     await receiverSession.dispose();
   });
 
@@ -606,9 +559,9 @@ test.describe('Palm payments through the camera', () => {
     phoneAccount: payer,
   }) => {
     test.setTimeout(240_000);
-    const seed = newSeed();
+    const seed = newPalmSeed();
     const payerSession = await apiSession(playwright, baseURL, payer);
-    await registerByApi(payerSession, payer, { seed, identity: 0 }, 'left');
+    await registerPalmByApi(payerSession, payer, { seed, identity: 0 }, 'left');
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, payer.user.id, 100);
     await admin.dispose();
@@ -634,9 +587,9 @@ test.describe('Palm payments through the camera', () => {
     } finally {
       await camera.close();
     }
-    expect(await balanceOf(payerSession, payer)).toBe('100.00');
+    expect(await dashboardBalance(payerSession, payer)).toBe('100.00');
     const receiverSession = await apiSession(playwright, baseURL, receiver);
-    expect(await balanceOf(receiverSession, receiver)).toBe('0.00');
+    expect(await dashboardBalance(receiverSession, receiver)).toBe('0.00');
     await receiverSession.dispose();
     await payerSession.dispose();
   });
@@ -647,10 +600,10 @@ test.describe('Palm payments through the camera', () => {
     account: customer,
   }) => {
     test.setTimeout(240_000);
-    const seed = newSeed();
+    const seed = newPalmSeed();
     const palm = { seed, identity: 1 };
     const customerSession = await apiSession(playwright, baseURL, customer);
-    await registerByApi(customerSession, customer, palm, 'right');
+    await registerPalmByApi(customerSession, customer, palm, 'right');
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, customer.user.id, 100);
     await admin.dispose();
@@ -692,7 +645,7 @@ test.describe('Palm payments through the camera', () => {
     } finally {
       await camera.close();
     }
-    expect(await balanceOf(customerSession, customer)).toBe('60.00');
+    expect(await dashboardBalance(customerSession, customer)).toBe('60.00');
     await customerSession.dispose();
   });
 
@@ -704,10 +657,10 @@ test.describe('Palm payments through the camera', () => {
     phoneAccount: receiver,
   }) => {
     test.setTimeout(300_000);
-    const seed = newSeed();
+    const seed = newPalmSeed();
     const palm = { seed, identity: 0 };
     const payerSession = await apiSession(playwright, baseURL, payer);
-    await registerByApi(payerSession, payer, palm, 'left');
+    await registerPalmByApi(payerSession, payer, palm, 'left');
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, payer.user.id, 100);
     await admin.dispose();
@@ -793,7 +746,7 @@ test.describe('Palm payments through the camera', () => {
     } finally {
       await camera.close();
     }
-    expect(await balanceOf(payerSession, payer)).toBe('100.00');
+    expect(await dashboardBalance(payerSession, payer)).toBe('100.00');
     await payerSession.dispose();
     await payerPage.context().close();
   });
@@ -837,7 +790,7 @@ test.describe('Palm payments through the camera', () => {
     ).toBeVisible();
 
     const payerSession = await apiSession(playwright, baseURL, payer);
-    expect(await balanceOf(payerSession, payer)).toBe('45.00');
+    expect(await dashboardBalance(payerSession, payer)).toBe('45.00');
     await payerSession.dispose();
   });
 });
