@@ -144,7 +144,7 @@ export const technology = {
     spoofing: {
       question: 'Can someone fool the scanner with a photo or a fake hand?',
       answer:
-        'A camera can be shown a good photo of a palm, so Hasta never lets a scan alone move much money or register a palm. A copy of an earlier scan is refused as a replay. A palm alone pays at most ₹5,000 a payment, ₹5,000 a day and 5 payments an hour; anything more waits for a code sent to your phone (or email). Registering a palm needs a code sent to the account owner’s own phone or email, and an admin cannot register a palm on anyone’s account without the owner’s approval. If a payment was not you, the “Not me?” link in its message pauses palm pay at once. A leaked template cannot be turned into a fake palm, because it is irreversible and keyed.',
+        'A camera can be shown a good photo of a palm, so Hasta never lets a scan alone move much money or register a palm. A copy of an earlier scan (the same frames, re-encoded, shifted or cropped) is refused as a replay; a copy altered heavily enough can still pass, which is why the limits below apply. A palm alone pays at most ₹5,000 a payment, ₹5,000 a day and 5 payments an hour; anything more waits for a code sent to your phone (or email). Registering a palm needs a code sent to the account owner’s own phone or email, and an admin cannot register a palm on anyone’s account without the owner’s approval. If a payment was not you, the “Not me?” link in its message pauses palm pay at once. A leaked template cannot be turned into a fake palm, because it is irreversible and keyed.',
     },
     upi: {
       question: 'Does Hasta work with UPI?',
