@@ -5,7 +5,7 @@ export const marketing = {
       title: 'Camera palm scan',
       body: 'A phone or kiosk camera finds your hand and takes three pictures of your palm.',
       detail:
-        'The app finds your knuckles in the camera picture and cuts a square of your palm out of it, in ordinary light: three small grey pictures that go to our server for this one scan.',
+        'The app finds your knuckles in the camera picture (or you hold your palm in a drawn box) and cuts a square of your palm out of it, in ordinary light: three small grey pictures that go to our server for this one scan.',
     },
     hash: {
       title: 'Geometric hashing',

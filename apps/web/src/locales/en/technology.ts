@@ -26,7 +26,7 @@ export const technology = {
     step: 'Step {{number}}',
     scan: {
       title: 'Palm scan',
-      body: 'A phone or kiosk camera finds the hand by its landmarks and takes three pictures of the palm, in ordinary light.',
+      body: 'A phone or kiosk camera finds the hand by its landmarks (or in a drawn guide box) and takes three pictures of the palm, in ordinary light.',
     },
     hash: {
       title: 'Hash engine',
