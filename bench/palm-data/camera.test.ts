@@ -7,10 +7,13 @@ import {
   discKernel,
   drawHold,
   holdSeed,
+  jpegLumaRoundTrip,
+  jpegRoundTrip,
   lineKernel,
   nuisanceTable,
   type NuisanceLevel,
 } from './camera';
+import { createIdentity, renderSample } from '../../packages/palm/src/synthetic';
 import { modelA } from './model-a';
 
 const meanAbsDiff = (a: Uint8Array, b: Uint8Array): number => {
@@ -145,5 +148,19 @@ describe('blur kernels', () => {
     const line = lineKernel(4, 0);
     expect(Math.max(...line.map(([dx]) => dx))).toBe(2);
     expect(new Set(line.map(([, dy]) => dy))).toEqual(new Set([0]));
+  });
+});
+
+describe('jpegLumaRoundTrip', () => {
+  it('does to a grey frame what a jpeg-js round trip does', () => {
+    const frame = renderSample(createIdentity(3, 4), 1, 'hard');
+    for (const quality of [40, 65, 90]) {
+      const reference = jpegRoundTrip(frame, FRAME_SIDE, quality);
+      const direct = jpegLumaRoundTrip(frame, FRAME_SIDE, quality);
+      expect(meanAbsDiff(direct, reference), `quality ${quality}`).toBeLessThan(0.2);
+      expect(Math.max(...direct.map((v, i) => Math.abs(v - reference[i]!)))).toBeLessThanOrEqual(2);
+    }
+    // And it is lossy: quality 40 moves the pixels by more than a grey level on average.
+    expect(meanAbsDiff(jpegLumaRoundTrip(frame, FRAME_SIDE, 40), frame)).toBeGreaterThan(1);
   });
 });

@@ -360,6 +360,77 @@ export function jpegRoundTrip(frame: Uint8Array, side: number, quality: number):
   return grey;
 }
 
+/** The baseline JPEG luminance quantisation table (ITU T.81 annex K), natural order. */
+const LUMA_QUANT = [
+  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22,
+  29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103,
+  121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+];
+
+/** DCT_BASIS[u * 8 + x] = C(u)/2 · cos((2x + 1)uπ/16): the orthonormal 8-point DCT. */
+const DCT_BASIS = Float64Array.from({ length: 64 }, (_, i) => {
+  const u = Math.floor(i / 8);
+  const x = i % 8;
+  return (u === 0 ? Math.SQRT1_2 : 1) * 0.5 * Math.cos(((2 * x + 1) * u * Math.PI) / 16);
+});
+
+/**
+ * What JPEG does to a grey frame, computed directly: 8 × 8 DCT of the level-shifted pixels, quantisation with
+ * the luminance table scaled to `quality` as libjpeg (and jpeg-js) scale it, inverse DCT, rounding. A grey
+ * image's chroma is flat and survives JPEG exactly, so this is the whole round trip, without the entropy
+ * coding that costs jpeg-js 30 ms a frame (it agrees with jpegRoundTrip to within a grey level or so).
+ */
+export function jpegLumaRoundTrip(frame: Uint8Array, side: number, quality: number): Uint8Array {
+  if (side % 8 !== 0) throw new RangeError('the side must be a multiple of 8');
+  const q = Math.min(100, Math.max(1, Math.round(quality)));
+  const sf = q < 50 ? Math.floor(5000 / q) : Math.floor(200 - q * 2);
+  const table = LUMA_QUANT.map((t) => Math.min(255, Math.max(1, Math.floor((t * sf + 50) / 100))));
+  const out = new Uint8Array(side * side);
+  const block = new Float64Array(64);
+  const temp = new Float64Array(64);
+  for (let by = 0; by < side; by += 8) {
+    for (let bx = 0; bx < side; bx += 8) {
+      for (let y = 0; y < 8; y++) {
+        for (let x = 0; x < 8; x++) block[y * 8 + x] = frame[(by + y) * side + bx + x]! - 128;
+      }
+      // Forward: rows, then columns.
+      for (let y = 0; y < 8; y++) {
+        for (let u = 0; u < 8; u++) {
+          let acc = 0;
+          for (let x = 0; x < 8; x++) acc += DCT_BASIS[u * 8 + x]! * block[y * 8 + x]!;
+          temp[y * 8 + u] = acc;
+        }
+      }
+      for (let v = 0; v < 8; v++) {
+        for (let u = 0; u < 8; u++) {
+          let acc = 0;
+          for (let y = 0; y < 8; y++) acc += DCT_BASIS[v * 8 + y]! * temp[y * 8 + u]!;
+          const k = v * 8 + u;
+          const scaled = acc / table[k]!;
+          // Rounded half away from zero, as the encoder does, and multiplied back as the decoder does.
+          block[k] = (scaled > 0 ? Math.floor(scaled + 0.5) : Math.ceil(scaled - 0.5)) * table[k]!;
+        }
+      }
+      // Inverse: columns, then rows.
+      for (let y = 0; y < 8; y++) {
+        for (let u = 0; u < 8; u++) {
+          let acc = 0;
+          for (let v = 0; v < 8; v++) acc += DCT_BASIS[v * 8 + y]! * block[v * 8 + u]!;
+          temp[y * 8 + u] = acc;
+        }
+      }
+      for (let y = 0; y < 8; y++) {
+        for (let x = 0; x < 8; x++) {
+          let acc = 0;
+          for (let u = 0; u < 8; u++) acc += DCT_BASIS[u * 8 + x]! * temp[y * 8 + u]!;
+          out[(by + y) * side + bx + x] = Math.min(255, Math.max(0, Math.round(acc + 128)));
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /** One frame of a hold from the palm's surface, with its tremor, blur, tone curve, noise and JPEG. */
 export function captureFrame(
   surface: Float32Array,
@@ -381,7 +452,7 @@ export function captureFrame(
       pixels[y * side + x] = Math.min(255, Math.max(0, Math.round(grey)));
     }
   }
-  return jpegRoundTrip(pixels, side, hold.jpegQuality);
+  return jpegLumaRoundTrip(pixels, side, hold.jpegQuality);
 }
 
 /** The surface a hold looks at (its variant at the camera's resolution). */
