@@ -8,8 +8,8 @@ import {
   discKernel,
   drawHold,
   holdSeed,
+  captureSet,
   jpegLumaRoundTrip,
-  jpegRoundTrip,
   lineKernel,
   nuisanceTable,
   type FrameParameters,
@@ -17,6 +17,7 @@ import {
   type NuisanceLevel,
 } from './camera';
 import { createIdentity, renderSample } from '../../packages/palm/src/synthetic';
+import { jpegRoundTrip } from '../palm-replay-variants';
 import { modelA } from './model-a';
 
 const meanAbsDiff = (a: Uint8Array, b: Uint8Array): number => {
@@ -70,6 +71,21 @@ describe('captureHold', () => {
     expect(mean(captureHold(palm, 'hard', bright.seed, 1)[0]!)).toBeGreaterThan(
       mean(captureHold(palm, 'hard', dark.seed, 1)[0]!) + 40,
     );
+  });
+});
+
+describe('captureSet', () => {
+  it('gives each palm its holds, each as captureHold with its hold seed', () => {
+    const set = [
+      ...captureSet(modelA, 'medium', { seed: 4, identities: 2, holds: 2, frames: 1, firstIdentity: 5 }),
+    ];
+    expect(set.map(({ identity, hold }) => [identity, hold])).toEqual([
+      [5, 0],
+      [5, 1],
+      [6, 0],
+      [6, 1],
+    ]);
+    expect(set[3]!.frames).toEqual(captureHold(modelA.identity(4, 6), 'medium', holdSeed(4, 6, 1), 1));
   });
 });
 
@@ -158,7 +174,7 @@ describe('jpegLumaRoundTrip', () => {
   it('does to a grey frame what a jpeg-js round trip does', () => {
     const frame = renderSample(createIdentity(3, 4), 1, 'hard');
     for (const quality of [40, 65, 90]) {
-      const reference = jpegRoundTrip(frame, FRAME_SIDE, quality);
+      const reference = jpegRoundTrip(frame, quality);
       const direct = jpegLumaRoundTrip(frame, FRAME_SIDE, quality);
       expect(meanAbsDiff(direct, reference), `quality ${quality}`).toBeLessThan(0.2);
       expect(Math.max(...direct.map((v, i) => Math.abs(v - reference[i]!)))).toBeLessThanOrEqual(2);
