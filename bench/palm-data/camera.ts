@@ -276,7 +276,7 @@ function viewFrame(
   return out;
 }
 
-/** Convolution with a normalised kernel of (2r + 1)² taps given as offsets and weights, edges held. */
+/** Convolution with a normalised kernel given as (dx, dy, weight) taps, edges held. */
 function convolve(
   image: Float32Array,
   full: number,
