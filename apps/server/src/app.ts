@@ -7,6 +7,7 @@ import type { Database } from './db/database';
 import { DisputeRepository } from './disputes/dispute-repository';
 import { ledgerLimits, type Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
+import { fastifyTrustProxy } from './lib/trust-proxy';
 import { Ledger } from './ledger/ledger';
 import { PendingExpiry } from './ledger/pending-expiry';
 import { sendMoneySteps, type SendMoneyBatcher } from './wallet/send-money';
@@ -106,7 +107,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         }),
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(env.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 

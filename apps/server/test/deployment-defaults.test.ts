@@ -7,6 +7,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate';
 import { EnvError, parseEnv } from '../src/env';
+import { fastifyTrustProxy } from '../src/lib/trust-proxy';
 import { createMessenger } from '../src/messaging/create-messenger';
 import { bearer, registerUser, signInAsAdmin } from './support/auth-helpers';
 import {
@@ -286,10 +287,10 @@ describe(`TRUST_PROXY and a per-client limit on ${testDatabaseKind}`, () => {
 });
 
 describe('which address a request comes from, per TRUST_PROXY', () => {
-  /** request.ip in a bare Fastify given the parsed setting, as buildApp passes it (the limit test above). */
+  /** request.ip in a bare Fastify given the setting as buildApp passes it (the limit test above uses buildApp). */
   async function clientAddress(trustProxy: string | undefined, remoteAddress: string, forwardedFor: string) {
     const env = parseEnv(trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy });
-    const app = Fastify({ trustProxy: env.TRUST_PROXY });
+    const app = Fastify({ trustProxy: fastifyTrustProxy(env.TRUST_PROXY) });
     app.get('/', async (request) => ({ ip: request.ip }));
     try {
       const response = await app.inject({
@@ -312,6 +313,11 @@ describe('which address a request comes from, per TRUST_PROXY', () => {
     expect(await clientAddress('1', '10.0.0.5', chain)).toBe('10.0.0.4');
     // Two hops.
     expect(await clientAddress('2', '10.0.0.5', chain)).toBe('198.51.100.23');
+    // A hop count believes only a peer on this machine or a private network: a client that reaches the
+    // server directly from the internet cannot pick its address with the header.
+    expect(await clientAddress('1', '203.0.113.9', chain)).toBe('203.0.113.9');
+    expect(await clientAddress('1', '::ffff:10.0.0.5', chain)).toBe('10.0.0.4');
+    expect(await clientAddress('1', '::1', chain)).toBe('10.0.0.4');
     // Addresses: every trusted proxy is skipped, the first untrusted address is the client.
     expect(await clientAddress('10.0.0.0/8', '10.0.0.5', chain)).toBe('198.51.100.23');
     // A peer that is not a listed proxy sends what it likes: it is not believed.

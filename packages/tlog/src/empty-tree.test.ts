@@ -3,7 +3,7 @@ import { CheckpointSigner, openCheckpoint, parseCheckpoint, signCheckpoint } fro
 import { bytesToBase64, utf8ToBytes } from './encoding';
 import { EMPTY_ROOT, sha256 } from './hashing';
 import { MerkleLog } from './merkle-log';
-import { generateNoteKeys, parseSignerKey } from './note';
+import { generateNoteKeys, parseSignerKey, signNote } from './note';
 import { verifyConsistency } from './verify';
 
 /**
@@ -59,8 +59,14 @@ describe('checkpoints of the empty tree', () => {
   });
 
   it('refuses it signed too: a valid signature does not make the root right', () => {
-    const signed = signCheckpoint({ origin: ORIGIN, size: 0, root: anyRoot, extensions: [] }, signer);
+    const signed = signNote(note(0, anyRoot), [signer]);
     expect(openCheckpoint(signed, keys.verifierKey).ok).toBe(false);
+  });
+
+  it('never formats one', () => {
+    expect(() => signCheckpoint({ origin: ORIGIN, size: 0, root: anyRoot, extensions: [] }, signer)).toThrow(
+      /empty tree/,
+    );
   });
 
   it('accepts the size-0 checkpoint with the empty-tree hash', () => {
