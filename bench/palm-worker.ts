@@ -13,7 +13,9 @@ import {
   type PalmCode,
 } from '../packages/palm/src/features';
 import {
+  coarseAlignmentsOf,
   DEFAULT_ALIGNMENT_PLAN,
+  fineAlignmentsOf,
   TemplateProtector,
   type ProbeTemplates,
   type ProtectedTemplate,
@@ -81,9 +83,8 @@ export function rawWords(kind: FeatureKind): number {
 
 export function layout(protector: TemplateProtector) {
   const plan = DEFAULT_ALIGNMENT_PLAN;
-  const span = 2 * plan.maxShift_cells + 1;
-  const fineAlignments = plan.rotations_deg.length * span * span;
-  const coarseAlignments = plan.coarseRotations_deg.length * plan.coarseShifts.length;
+  const fineAlignments = fineAlignmentsOf(plan);
+  const coarseAlignments = coarseAlignmentsOf(plan);
   return {
     words: protector.words,
     coarseWords: protector.coarseWords,
