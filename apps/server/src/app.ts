@@ -84,6 +84,8 @@ export interface AppDependencies {
   /** pino options or a ready logger; defaults to pino at env.LOG_LEVEL. */
   logger?: FastifyServerOptions['logger'];
   loggerInstance?: FastifyServerOptions['loggerInstance'];
+  /** The time as the sign-in and code limits read it (their delays); tests pass a clock they move. */
+  clock?: () => Date;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;

@@ -86,7 +86,9 @@ export interface TestApp {
  * The real server on a fresh migrated database, logging into memory. Call `app.ready()` (or inject) after
  * adding any test-only routes.
  */
-export async function buildTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  options: { env?: Record<string, string>; clock?: () => Date } = {},
+): Promise<TestApp> {
   const env = testEnv(options.env);
   const { database, drop } = await createTestDatabase();
   await migrate(database);
@@ -98,7 +100,13 @@ export async function buildTestApp(options: { env?: Record<string, string> } = {
       done();
     },
   });
-  const app = await buildApp({ env, database, messenger, logger: { level: 'info', stream } });
+  const app = await buildApp({
+    env,
+    database,
+    messenger,
+    logger: { level: 'info', stream },
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   return {
     app,
     database,
