@@ -68,8 +68,23 @@ export const RAISED_PALM_RATE_LIMITS = {
   PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR: '1000000',
 } as const;
 
+/**
+ * Test servers text from one client address (127.0.0.1) far more than a person would in an hour: the SMS
+ * budgets are raised out of the way unless a test sets them (test/sms-pumping.test.ts does).
+ */
+const RAISED_SMS_BUDGETS = {
+  SMS_BUDGET_PER_CLIENT_PER_HOUR: '1000000',
+  SMS_BUDGET_GLOBAL_PER_HOUR: '1000000',
+} as const;
+
 export function testEnv(overrides: Record<string, string> = {}): Env {
-  return parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory://', ...overrides });
+  return parseEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    ...RAISED_SMS_BUDGETS,
+    ...overrides,
+  });
 }
 
 export interface TestApp {
