@@ -113,7 +113,8 @@ export function LoginForm() {
       setDigits([...EMPTY_CODE]);
       goTo(purpose === 'password_reset' ? 'reset' : 'otp');
       countdown.start(answer.resend_after_s);
-      toast(otpSentText(contact.channel));
+      // The server says where the code went: a phone's code goes by email once the SMS budget is spent.
+      toast(answer.message || otpSentText(contact.channel));
     },
     onError: (error) => {
       const onCodeStep = mode === 'otp' || mode === 'reset';

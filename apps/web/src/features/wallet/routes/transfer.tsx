@@ -87,7 +87,10 @@ export function TransferRoute() {
       const answer = await sendTransferOtp(channel);
       recordOtpSend(identifier);
       countdown.start(answer.resend_after_s > 0 ? answer.resend_after_s : OTP_RESEND_COOLDOWN_MS / 1_000);
-      toast.success(channel.kind === 'sms' ? messages.otpSentPhone : messages.otpSentEmail);
+      // The server says where the code went: a phone's code goes by email once the SMS budget is spent.
+      toast.success(
+        answer.message || (channel.kind === 'sms' ? messages.otpSentPhone : messages.otpSentEmail),
+      );
       return true;
     } catch (cause) {
       setError(errorMessage(cause, messages.failedToSendOtpRetry));
