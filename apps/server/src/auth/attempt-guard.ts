@@ -16,16 +16,16 @@ import { findUserByIdentifier } from './user-repository';
 
 /**
  * No lock-out by strangers (issue 23): failed password and code attempts count per (address, client), where
- * the client is its network address. One client waits 1 s after its first failure, 2 s after its second, 4 s,
- * 8 s..., and after 5 failures in 15 minutes it is refused with the spec's text until they age out (spec
- * §5.12, per client). Another client, the owner's, is not touched by them. Across all clients an address
+ * the client is its network address. One client may retry at once after its first failure (a typo), then
+ * waits 1 s after its second, 2 s after its third, 4 s after its fourth..., and after 5 failures in 15
+ * minutes it is refused with the spec's text until they age out (spec §5.12, per client). Another client, the owner's, is not touched by them. Across all clients an address
  * has a ceiling: past ACCOUNT_FAILURE_CEILING failures in 15 minutes every attempt on it waits a growing
  * delay (at most ACCOUNT_DELAY_CAP_MS) after the newest failure: it slows guessing from many addresses and
  * never locks the owner out. A refusal is a 429 with Retry-After, never a wait on the server, and is not
  * itself counted. The owner hears of repeated failures once per 15 minutes.
  */
 export const FIRST_DELAY_MS = 1_000;
-/** The longest wait one client's failures cause (the per-client lock at 5 comes first today: 8 s). */
+/** The longest wait one client's failures cause (the per-client lock at 5 comes first today: 4 s). */
 export const CLIENT_DELAY_CAP_MS = 30_000;
 /** Failures on one address in 15 minutes, from all clients, past which every attempt waits. */
 export const ACCOUNT_FAILURE_CEILING = 20;
@@ -34,10 +34,15 @@ export const ACCOUNT_DELAY_CAP_MS = 60_000;
 /** Failures on one address in 15 minutes, from all clients, after which its owner is told. */
 export const OWNER_NOTICE_AFTER = 5;
 
-/** The wait after `failures` failures: 1 s, 2 s, 4 s... up to `capMs`; none before the first. */
+/** The wait after `failures` failures: 1 s, 2 s, 4 s... up to `capMs`; none for zero. */
 export function delayAfter(failures: number, capMs: number): number {
   if (failures <= 0) return 0;
   return Math.min(capMs, FIRST_DELAY_MS * 2 ** Math.min(failures - 1, 30));
+}
+
+/** A client's own wait: none after its first failure (one immediate retry for a typo), then 1 s, 2 s... */
+export function clientDelayAfter(failures: number): number {
+  return delayAfter(failures - 1, CLIENT_DELAY_CAP_MS);
 }
 
 export interface AttemptDeps {
@@ -76,7 +81,7 @@ export async function beginAttempt(
       );
     }
     if (mine.newest) {
-      const wait = mine.newest.getTime() + delayAfter(mine.count, CLIENT_DELAY_CAP_MS) - at.getTime();
+      const wait = mine.newest.getTime() + clientDelayAfter(mine.count) - at.getTime();
       if (wait > 0) throw AppError.retryLater('tooManyAttempts', wait);
     }
     const all = await failureStats(trx, { identifier: input.identifier, since });
