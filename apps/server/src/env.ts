@@ -80,6 +80,26 @@ export const envSchema = z
     PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
     PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
     PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(120),
+    // SMS pumping (issue 23): codes are texted only to these E.164 country prefixes (comma-separated), and
+    // at most so many an hour per client address and overall; past a budget a code goes to the account's
+    // email, else the spec's "Too many OTP requests". A till or an office behind one address shares its
+    // client budget: 10 an hour is a few people signing in, not a script rotating numbers.
+    SMS_ALLOWED_PREFIXES: z
+      .string()
+      .default('+91')
+      .transform((list) =>
+        list
+          .split(',')
+          .map((prefix) => prefix.trim())
+          .filter((prefix) => prefix !== ''),
+      )
+      .pipe(
+        z
+          .array(z.string().regex(/^\+[1-9]\d{0,3}$/, 'must list country prefixes such as +91,+977'))
+          .min(1, 'must list at least one country prefix such as +91'),
+      ),
+    SMS_BUDGET_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
+    SMS_BUDGET_GLOBAL_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(1_000),
     /** argon2id's cost for new password hashes: `strong` (OWASP's setting), or `fast` for test servers only. */
     PASSWORD_HASHING: z.enum(['strong', 'fast'], { error: 'must be strong or fast' }).default('strong'),
     // Email: SMTP when SMTP_HOST is set; otherwise the dev outbox (refused in production).
