@@ -272,6 +272,76 @@ function traceCrease(
   return [x0, y0, x1, y1];
 }
 
+/** The skin's tone and texture at each pixel, seen at palm point toPalm(pixel centre as a fraction). */
+function paintSkin(
+  identity: SyntheticIdentity,
+  image: Float32Array,
+  size: number,
+  toPalm: (ux: number, uy: number) => Point,
+): void {
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const p = toPalm((x + 0.5) / size, (y + 0.5) / size);
+      const texture =
+        0.07 * valueNoise(identity.textureCoarse, TEXTURE_COARSE, p.x, p.y) +
+        0.035 * valueNoise(identity.textureFine, TEXTURE_FINE, p.x, p.y);
+      image[y * size + x] = identity.tone * (1 + texture);
+    }
+  }
+}
+
+/**
+ * Darkens the identity's creases into `image`, each with this capture's jitter, depth and dropout drawn from
+ * `rng` (in a fixed order per crease). `toRoi` maps a palm point to a fraction of the image's side, and a
+ * crease `width` (fraction of the palm ROI) spans width · size / scale pixels.
+ */
+function paintCreases(
+  identity: SyntheticIdentity,
+  image: Float32Array,
+  size: number,
+  toRoi: (p: Point) => Point,
+  scale: number,
+  rng: Rng,
+  variation: Pick<SampleVariation, 'jitter' | 'depthJitter' | 'dropout'>,
+): void {
+  const distance2 = new Float32Array(size * size).fill(Infinity);
+  const strength = new Float32Array(size * size);
+  const jitter = (p: Point): Point => ({
+    x: p.x + rng.normal() * variation.jitter,
+    y: p.y + rng.normal() * variation.jitter,
+  });
+  for (const crease of identity.creases) {
+    // Draw the random numbers even for a dropped crease, so one crease's dropout leaves the others alone.
+    const start = toRoi(jitter(crease.start));
+    const control = toRoi(jitter(crease.control));
+    const end = toRoi(jitter(crease.end));
+    const depth = Math.min(0.85, crease.depth * Math.max(0.3, 1 + rng.normal() * variation.depthJitter));
+    const dropped = rng.chance(variation.dropout);
+    if (dropped && !crease.principal) continue;
+    const width_px = (crease.width * size) / scale;
+    const inverseTwoSigma2 = 1 / (2 * width_px * width_px);
+    const [x0, y0, x1, y1] = traceCrease(
+      distance2,
+      strength,
+      size,
+      start,
+      control,
+      end,
+      3 * width_px,
+      depth,
+      !crease.principal,
+    );
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const i = y * size + x;
+        if (distance2[i] === Infinity) continue;
+        image[i]! *= 1 - strength[i]! * Math.exp(-distance2[i]! * inverseTwoSigma2);
+        distance2[i] = Infinity;
+      }
+    }
+  }
+}
+
 /** Separable Gaussian blur in place (edges clamped). */
 function gaussianBlur(image: Float32Array, size: number, sigma_px: number): void {
   if (sigma_px < 0.05) return;
@@ -337,52 +407,8 @@ export function renderSample(
   };
 
   const image = new Float32Array(size * size);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const p = toPalm((x + 0.5) / size, (y + 0.5) / size);
-      const texture =
-        0.07 * valueNoise(identity.textureCoarse, TEXTURE_COARSE, p.x, p.y) +
-        0.035 * valueNoise(identity.textureFine, TEXTURE_FINE, p.x, p.y);
-      image[y * size + x] = identity.tone * (1 + texture);
-    }
-  }
-
-  const distance2 = new Float32Array(size * size).fill(Infinity);
-  const strength = new Float32Array(size * size);
-  const jitter = (p: Point): Point => ({
-    x: p.x + rng.normal() * variation.jitter,
-    y: p.y + rng.normal() * variation.jitter,
-  });
-  for (const crease of identity.creases) {
-    // Draw the random numbers even for a dropped crease, so one crease's dropout leaves the others alone.
-    const start = toRoi(jitter(crease.start));
-    const control = toRoi(jitter(crease.control));
-    const end = toRoi(jitter(crease.end));
-    const depth = Math.min(0.85, crease.depth * Math.max(0.3, 1 + rng.normal() * variation.depthJitter));
-    const dropped = rng.chance(variation.dropout);
-    if (dropped && !crease.principal) continue;
-    const width_px = (crease.width * size) / scale;
-    const inverseTwoSigma2 = 1 / (2 * width_px * width_px);
-    const [x0, y0, x1, y1] = traceCrease(
-      distance2,
-      strength,
-      size,
-      start,
-      control,
-      end,
-      3 * width_px,
-      depth,
-      !crease.principal,
-    );
-    for (let y = y0; y <= y1; y++) {
-      for (let x = x0; x <= x1; x++) {
-        const i = y * size + x;
-        if (distance2[i] === Infinity) continue;
-        image[i]! *= 1 - strength[i]! * Math.exp(-distance2[i]! * inverseTwoSigma2);
-        distance2[i] = Infinity;
-      }
-    }
-  }
+  paintSkin(identity, image, size, toPalm);
+  paintCreases(identity, image, size, toRoi, scale, rng, variation);
 
   const gain = rng.range(variation.gain[0], variation.gain[1]);
   const slope = rng.range(-1, 1) * variation.gradient;
@@ -404,6 +430,40 @@ export function renderSample(
     roi[i] = Math.min(255, Math.max(0, Math.round(image[i]! * 255 + rng.normal() * noise)));
   }
   return roi;
+}
+
+/** How far the surface extends beyond the nominal ROI square [0, 1] on each side, fraction of its side. */
+export const SURFACE_MARGIN = 0.5;
+
+/**
+ * The palm's reflectance alone (0..1, skin tone × texture, creases darkened), without any camera: a
+ * size × size grid over palm coordinates [−0.5, 1.5] on both axes, row-major, for a camera model to look at.
+ * `variant` seeds the skin's state for one look (each crease's jitter and depth, the secondary creases'
+ * dropout, drawn with the `setting`'s amounts), as renderSample draws them per capture; the pose, light,
+ * blur and noise of renderSample are left to the caller. The texture holds its edge values outside [0, 1].
+ */
+export function renderSurface(
+  identity: SyntheticIdentity,
+  variant: number,
+  size: number,
+  setting: SyntheticSetting = 'medium',
+): Float32Array {
+  if (!Number.isInteger(size) || size < 16 || size > 4096) throw new RangeError('surface size out of range');
+  const variation = SYNTHETIC_SETTINGS[setting];
+  const rng = createRng(mixSeed(identity.sampleSeed, variant, 0x5f));
+  const span = 1 + 2 * SURFACE_MARGIN;
+  const toPalm = (ux: number, uy: number): Point => ({
+    x: ux * span - SURFACE_MARGIN,
+    y: uy * span - SURFACE_MARGIN,
+  });
+  const toSurface = (p: Point): Point => ({
+    x: (p.x + SURFACE_MARGIN) / span,
+    y: (p.y + SURFACE_MARGIN) / span,
+  });
+  const image = new Float32Array(size * size);
+  paintSkin(identity, image, size, toPalm);
+  paintCreases(identity, image, size, toSurface, span, rng, variation);
+  return image;
 }
 
 export interface SyntheticPalmOptions {
