@@ -52,17 +52,32 @@ export function fuseScan(features: readonly PalmFeatures[]): PalmFeatures | unde
   return fused.distances.every((d) => d <= FRAME_AGREEMENT_MAX_DISTANCE) ? fused.features : undefined;
 }
 
-/** The frames of one hold with their features computed on demand (each at most once). */
+/**
+ * The frames of one hold, captured SCAN_FRAMES at first and up to `maxFrames` when the gate asks for more
+ * (a frame's pixels depend only on the hold's seed and its index), with features and quality computed on
+ * demand, each at most once.
+ */
 export class Hold {
-  readonly frames: Uint8Array[];
-  readonly #features: (PalmFeatures | undefined)[];
-  readonly #quality: (FrameQuality | undefined)[];
+  frames: Uint8Array[];
+  readonly #features: (PalmFeatures | undefined)[] = [];
+  readonly #quality: (FrameQuality | undefined)[] = [];
   extract_ms = 0;
+  capture_ms = 0;
 
-  constructor(palm: PalmIdentity, level: NuisanceLevel, seed: number, frames: number) {
-    this.frames = captureHold(palm, level, seed, frames);
-    this.#features = new Array<PalmFeatures | undefined>(this.frames.length);
-    this.#quality = new Array<FrameQuality | undefined>(this.frames.length);
+  constructor(
+    private readonly palm: PalmIdentity,
+    private readonly level: NuisanceLevel,
+    private readonly seed: number,
+    private readonly maxFrames: number,
+  ) {
+    this.frames = this.#capture(Math.min(SCAN_FRAMES, maxFrames));
+  }
+
+  #capture(count: number): Uint8Array[] {
+    const t0 = performance.now();
+    const frames = captureHold(this.palm, this.level, this.seed, count);
+    this.capture_ms += performance.now() - t0;
+    return frames;
   }
 
   features(frame: number): PalmFeatures {
@@ -85,10 +100,11 @@ export class Hold {
     return quality;
   }
 
-  /** The first `count` frames that pass the quality gate, or undefined when fewer pass. */
+  /** The first `count` frames that pass the quality gate, or undefined when fewer of `maxFrames` pass. */
   passing(count: number): number[] | undefined {
     const chosen: number[] = [];
-    for (let f = 0; f < this.frames.length && chosen.length < count; f++) {
+    for (let f = 0; f < this.maxFrames && chosen.length < count; f++) {
+      if (f >= this.frames.length) this.frames = this.#capture(this.maxFrames);
       if (this.quality(f).passes) chosen.push(f);
     }
     return chosen.length === count ? chosen : undefined;

@@ -14,7 +14,7 @@ import {
   decisionPolicy,
   symbolMismatches,
 } from '../packages/palm/src/search';
-import { countAtMost, pct, sorted } from './palm-scores';
+import { countAtMost, pct } from './palm-scores';
 import { probeOf, templateOf, type KindBuffers, type Layout } from './palm-worker';
 
 export const BIG_N = 1_000_000;
@@ -130,21 +130,42 @@ export function extrapolateToBigN(
   mateCoarse: Float64Array,
   coarseImpostor: Float64Array,
   cascade: { firstPass: number; miss: number; withoutCascade: number },
-): { threshold: number; fnmr: number; miss: number; shortlistMiss: number; cascadeAdds: number } {
+): {
+  threshold: number;
+  fnmr: number;
+  miss: number;
+  shortlistMiss: number;
+  cascadeAdds: number;
+  fnir: number;
+} {
+  if (mateFine.length !== mateCoarse.length) throw new Error('mates differ between the stages');
   const threshold = decisionPolicy({ gallerySize: BIG_N, targetFpir: FPIR_TARGET }).threshold;
-  const fine = sorted(mateFine);
-  const fnmr = 1 - countAtMost(fine, threshold) / fine.length;
+  let fineMiss = 0;
   let coarseMiss = 0;
-  for (const c of mateCoarse) {
+  let either = 0;
+  for (let m = 0; m < mateCoarse.length; m++) {
     // Expected number of unrelated entries scoring at least as well as the mate in stage 1.
-    const ahead = BIG_N * (countAtMost(coarseImpostor, c) / coarseImpostor.length);
-    if (ahead >= BIG_CANDIDATES) coarseMiss++;
+    const ahead = BIG_N * (countAtMost(coarseImpostor, mateCoarse[m]!) / coarseImpostor.length);
+    const lost = ahead >= BIG_CANDIDATES;
+    const rejected = mateFine[m]! > threshold;
+    if (lost) coarseMiss++;
+    if (rejected) fineMiss++;
+    if (lost || rejected) either++;
   }
+  const n = Math.max(1, mateCoarse.length);
   // The cascade's first pass adds the mates it loses that the shortlist alone would have kept (measured on
   // the cascade's own impostor sample).
-  const shortlistMiss = coarseMiss / mateCoarse.length;
+  const shortlistMiss = coarseMiss / n;
   const cascadeAdds = Math.max(0, cascade.miss - cascade.withoutCascade);
-  return { threshold, fnmr, miss: shortlistMiss + cascadeAdds, shortlistMiss, cascadeAdds };
+  return {
+    threshold,
+    fnmr: fineMiss / n,
+    miss: shortlistMiss + cascadeAdds,
+    shortlistMiss,
+    cascadeAdds,
+    // A mate is lost when either stage loses it (counted once).
+    fnir: Math.min(1, either / n + cascadeAdds),
+  };
 }
 
 /** The cascade's part of stage 1's misses, as the extrapolation line says it. */

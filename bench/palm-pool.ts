@@ -53,6 +53,7 @@ export class Pool {
       jobs.push(this.run({ task: 'build', config, buffers, from, to: Math.min(identities, from + chunk) }));
     }
     const total: BuildTally = {
+      capture_ms: 0,
       extract_ms: 0,
       protect_ms: 0,
       fuse_ms: 0,
@@ -64,6 +65,7 @@ export class Pool {
       extraHolds: 0,
     };
     for (const t of await Promise.all(jobs)) {
+      total.capture_ms += t.capture_ms;
       total.extract_ms += t.extract_ms;
       total.protect_ms += t.protect_ms;
       total.fuse_ms += t.fuse_ms;

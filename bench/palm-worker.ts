@@ -49,8 +49,8 @@ export interface KindBuffers {
 
 /** The scans of one palm model at one level, slot = identity × holds + hold. */
 export interface ConfigBuffers {
-  /** One frame of the hold (frame 0). */
-  single: KindBuffers;
+  /** One frame of the hold (frame 0); the calibration makes none. */
+  single?: KindBuffers;
   /** The hold's first SCAN_FRAMES frames fused. */
   fused: KindBuffers;
   /** The first frame that passes the quality gate (holding the palm again when none does). */
@@ -71,6 +71,7 @@ export interface BuildConfig {
 }
 
 export interface BuildTally {
+  capture_ms: number;
   extract_ms: number;
   protect_ms: number;
   fuse_ms: number;
@@ -203,6 +204,16 @@ function store(
   return elapsed;
 }
 
+/** A scan's templates copied from one kind's slot to another's (the same scan made twice is made once). */
+function copySlot(shape: Layout, from: KindBuffers, to: KindBuffers, slot: number): void {
+  const copy = (a: SharedArrayBuffer, b: SharedArrayBuffer, size: number) =>
+    new Uint32Array(b, slot * size * 4, size).set(new Uint32Array(a, slot * size * 4, size));
+  copy(from.enrol, to.enrol, shape.words);
+  copy(from.probeFine, to.probeFine, shape.fineAlignments * shape.words);
+  copy(from.probeCoarse, to.probeCoarse, shape.coarseAlignments * shape.coarseWords);
+  new Uint8Array(to.made)[slot] = 1;
+}
+
 function rawCode(shape: Layout, kind: KindBuffers, slot: number, rotation: number): PalmCode {
   const planes = planesFor(kind.kind);
   const size = rawWords(kind.kind);
@@ -227,6 +238,7 @@ export function buildIdentities(
   to: number,
 ): BuildTally {
   const tally: BuildTally = {
+    capture_ms: 0,
     extract_ms: 0,
     protect_ms: 0,
     fuse_ms: 0,
@@ -251,12 +263,13 @@ export function buildIdentities(
         new Hold(palm, config.level, holdSeed(config.seed, identity, hold, config.level), config.frames);
       const hold = capture(h);
       const holds = [hold];
-      tally.protect_ms += store(protector, shape, buffers.single, slot, hold.features(0));
+      if (buffers.single) tally.protect_ms += store(protector, shape, buffers.single, slot, hold.features(0));
       const fused = fuse(Array.from({ length: SCAN_FRAMES }, (_, f) => hold.features(f)));
       if (fused) tally.protect_ms += store(protector, shape, buffers.fused, slot, fused);
       tally.scans += 2;
       if (!buffers.gatedFused && !buffers.gatedSingle) continue;
-      for (let f = 0; f < hold.frames.length; f++) {
+      // The gate's table judges the frames of the ungated scan (the hold's first SCAN_FRAMES).
+      for (let f = 0; f < SCAN_FRAMES; f++) {
         const quality = hold.quality(f);
         tally.frames++;
         if (quality.passes) continue;
@@ -267,31 +280,40 @@ export function buildIdentities(
       }
       // Retry holds are numbered apart from the ungated holds (another seed for each).
       const retry = (attempt: number) => {
-        while (holds.length <= attempt) holds.push(capture(1000 + 10 * h + holds.length));
+        while (holds.length <= attempt) {
+          holds.push(capture(1000 + 10 * h + holds.length));
+        }
         return holds[attempt]!;
       };
       if (buffers.gatedSingle) {
         const scan = gatedScan(hold, retry, 1, config.maxHolds);
         if (scan) {
           tally.extraHolds += scan.holds - 1;
-          tally.protect_ms += store(
-            protector,
-            shape,
-            buffers.gatedSingle,
-            slot,
-            scan.hold.features(scan.frames[0]!),
-          );
+          if (buffers.single && scan.hold === hold && scan.frames[0] === 0) {
+            copySlot(shape, buffers.single, buffers.gatedSingle, slot);
+          } else {
+            const features = scan.hold.features(scan.frames[0]!);
+            tally.protect_ms += store(protector, shape, buffers.gatedSingle, slot, features);
+          }
         }
       }
       if (buffers.gatedFused) {
         const scan = gatedScan(hold, retry, SCAN_FRAMES, config.maxHolds);
         if (scan) {
           tally.extraHolds += scan.holds - 1;
-          const features = fuse(scan.frames.map((f) => scan.hold.features(f)));
-          if (features) tally.protect_ms += store(protector, shape, buffers.gatedFused, slot, features);
+          // The ungated scan's own frames: the same scan (made, or refused for frames that disagree).
+          if (scan.hold === hold && scan.frames.every((f, i) => f === i)) {
+            if (fused) copySlot(shape, buffers.fused, buffers.gatedFused, slot);
+          } else {
+            const features = fuse(scan.frames.map((f) => scan.hold.features(f)));
+            if (features) tally.protect_ms += store(protector, shape, buffers.gatedFused, slot, features);
+          }
         }
       }
-      for (const h2 of holds) tally.extract_ms += h2.extract_ms;
+      for (const h2 of holds) {
+        tally.extract_ms += h2.extract_ms;
+        tally.capture_ms += h2.capture_ms;
+      }
     }
   }
   return tally;
