@@ -4,8 +4,8 @@
  * of both palm models at all three nuisance levels, on the calibration seeds (bench/palm-capture.ts SEEDS;
  * the benchmark reports on other seeds, the threshold test on held-back ones).
  *
- * The server's protocol: a payment scan (a hold's frames fused) against registrations (another hold's frames
- * fused), every pair of two different people. Each model × level's lower tail is fitted as a normal tail on
+ * The server's protocol: a payment scan (a hold's frames fused) against registrations (a hold's frames fused),
+ * every ordered pair of two different people. Each model × level's lower tail is fitted as a normal tail on
  * FMR 1e-5…1e-1 (as far down as the sample reaches); the model printed is the chord of the fits' lower
  * envelope over the FMRs the server works at (1e-3 / N for N from 1 to 10^6): at every such FMR its
  * threshold is at or below every model × level's own, so the tail that is heaviest there sets it.
@@ -36,7 +36,7 @@ function listOption(name: string, fallback: string[]): string[] {
   return i < 0 ? fallback : process.argv[i + 1]!.split(',');
 }
 
-const IDENTITIES = option('identities', 400);
+const IDENTITIES = option('identities', 300);
 const WORKERS = option('workers', Math.max(1, Math.min(2, availableParallelism())));
 const RUN_MODELS = listOption('models', [...MODEL_NAMES]) as ModelName[];
 const RUN_LEVELS = listOption('levels', [...LEVEL_NAMES]) as NuisanceLevel[];
@@ -45,25 +45,27 @@ const LOW_FMR = FPIR_TARGET / BIG_N;
 const HIGH_FMR = FPIR_TARGET;
 const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 41 + 7) & 0xff);
 
-/** Fused-scan impostor distances of one model at one level: hold 1 of each palm against hold 0 of every other. */
+/**
+ * Fused-scan impostor distances of one model at one level: one hold of each palm, fused, as the payment scan
+ * against every other palm's as the registration (both directions: the probe's alignments differ).
+ */
 async function impostorScores(pool: Pool, model: ModelName, level: NuisanceLevel): Promise<Float64Array> {
   const shape = layout(new TemplateProtector(KEY));
-  const holds = 2;
   const config: BuildConfig = {
     model,
     level,
     seed: SEEDS.calibration,
-    holds,
+    holds: 1,
     frames: SCAN_FRAMES,
     maxHolds: 1,
   };
-  const fused = kindBuffers(shape, IDENTITIES * holds, false);
+  const fused = kindBuffers(shape, IDENTITIES, false);
   await pool.build(config, { fused }, IDENTITIES);
   const made = new Uint8Array(fused.made);
   const pairs: number[] = [];
   for (let i = 0; i < IDENTITIES; i++) {
-    if (!made[i * holds + 1]) continue;
-    for (let j = 0; j < IDENTITIES; j++) if (j !== i && made[j * holds]) pairs.push(i * holds + 1, j * holds);
+    if (!made[i]) continue;
+    for (let j = 0; j < IDENTITIES; j++) if (j !== i && made[j]) pairs.push(i, j);
   }
   const { fine } = await pool.compare(fused, Int32Array.from(pairs));
   return sorted(fine);

@@ -97,7 +97,7 @@ function listOption(name: string, fallback: string[]): string[] {
   return i < 0 ? fallback : process.argv[i + 1]!.split(',');
 }
 
-const IDENTITIES = option('identities', 240);
+const IDENTITIES = option('identities', 200);
 const HOLDS = option('holds', 3);
 const FRAMES = Math.max(SCAN_FRAMES, option('frames', 5));
 const MAX_HOLDS = option('max-holds', 3);
