@@ -22,6 +22,7 @@
  * BENCH_PALM_ONLY=speed: only the search speed and scan-to-decision tables, printed to the console; the
  * report is not rewritten.
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
@@ -43,7 +44,6 @@ import {
   holdSeed,
   LEVEL_NAMES,
   MODEL_NAMES,
-  MODELS,
   palmOf,
   ROI_SIZE,
   SCAN_FRAMES,
@@ -83,6 +83,19 @@ import {
   type ConfigBuffers,
   type KindBuffers,
 } from './palm-worker';
+
+/** The checked-out commit (the engine measured), or 'unknown' outside a git checkout. */
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'packages/palm/src'], {
+      encoding: 'utf8',
+    }).trim();
+    return dirty ? `${head} (with uncommitted changes to packages/palm/src)` : head;
+  } catch {
+    return 'unknown';
+  }
+}
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -691,10 +704,10 @@ async function main(): Promise<void> {
   line(`# Palm engine benchmark (npm run bench:palm)`);
   line('');
   line(
-    `Palm models: ${RUN_MODELS.map((m) => `${m} = ${MODELS[m].name}`).join(', ')} (bench/palm-data; the engine is tuned on model A ` +
-      `only, model B is held out). Levels: ${RUN_LEVELS.join(', ')}. Per model and level: ${IDENTITIES} identities × ${HOLDS} holds × ` +
+    `Palm models (bench/palm-data): A, the engine's own generator (packages/palm/src/synthetic.ts; the engine is tuned on it), ` +
+      `and B, drawn independently of it (held out: nobody tunes on it). Levels: ${RUN_LEVELS.join(', ')}. Per model and level: ${IDENTITIES} identities × ${HOLDS} holds × ` +
       `${FRAMES} frames (ROI ${ROI_SIZE}×${ROI_SIZE}), evaluation seed ${SEED}. ${WORKERS} worker threads, Node ${process.version}, ` +
-      `${availableParallelism()} CPUs.`,
+      `${availableParallelism()} CPUs. Code at commit ${commit()}.`,
   );
   line(
     `Feature: ${DEFAULT_FEATURE_OPTIONS.grid}×${DEFAULT_FEATURE_OPTIONS.grid} cells from a ` +
