@@ -1,5 +1,8 @@
+import { MARKETING_FIGURES } from '@hasta/contracts/constants';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
+
+import { FIGURES, decisionUnderSeconds, falseMatchOneIn } from '../apps/web/src/features/marketing/figures';
 
 const main = (page: Page) => page.getByRole('main');
 const h2 = (page: Page, name: string) => main(page).getByRole('heading', { level: 2, name, exact: true });
@@ -20,9 +23,9 @@ test.describe('home', () => {
       'Blockchain verified',
     ]);
 
-    const how = main(page).getByRole('region', { name: 'Five steps, under two seconds' });
+    const how = main(page).getByRole('region', { name: 'Five steps from palm to payment' });
     await expect(how.getByRole('heading', { level: 3 })).toHaveText([
-      'Infrared palm scan',
+      'Camera palm scan',
       'Geometric hashing',
       'Consent stored on chain',
       'INR wallet deduction',
@@ -97,7 +100,16 @@ test.describe('technology', () => {
       'Blockchain mint',
       'Wallet execution',
     ]);
-    await expect(main(page).getByRole('region', { name: 'Patent status' })).toContainText('Patent pending');
+    const patent = main(page).getByRole('region', { name: 'Patent status' });
+    await expect(patent).toContainText('Patent pending');
+    // The palm figures as measured, the false-match one as the target it is.
+    await expect(patent).toContainText(
+      `of palm scans recognised among 1 million palms${MARKETING_FIGURES.recognised}`,
+    );
+    await expect(patent).toContainText(
+      `strangers’ scans may match someone: the target our threshold is set for${MARKETING_FIGURES.falseMatchTarget}`,
+    );
+    await expect(patent).toContainText('computer-generated palms');
     const network = main(page).getByRole('region', { name: 'Kiosk and POS network' });
     for (const button of ['View POS Specs', 'Host a Kiosk', 'Locate kiosk']) {
       await expect(network.getByRole('button', { name: button })).toBeVisible();
@@ -237,7 +249,7 @@ test.describe('demo', () => {
   });
 
   for (const { name, role } of [
-    { name: 'Step 1: Infrared palm scan', role: 'link' },
+    { name: 'Step 1: Camera palm scan', role: 'link' },
     { name: 'Start Demo', role: 'link' },
     { name: 'Simulate Scan', role: 'link' },
   ] as const) {
@@ -262,7 +274,13 @@ test.describe('about / contact', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Hasta');
     const about = main(page).getByRole('region', { name: 'Who we are' });
     await expect(about.getByRole('heading', { level: 3 })).toHaveText(['Mission', 'Vision', 'Values']);
-    await expect(main(page).getByRole('region', { name: 'Hasta in numbers' })).toContainText('99.9%');
+    const numbers = main(page).getByRole('region', { name: 'Hasta in numbers' });
+    await expect(numbers).toContainText(MARKETING_FIGURES.recognised);
+    await expect(numbers).toContainText(new RegExp(MARKETING_FIGURES.verification, 'i'));
+    await expect(numbers).toContainText(
+      `line-orientation points per palm, on average${MARKETING_FIGURES.dataPoints}`,
+    );
+    await expect(numbers).toContainText(MARKETING_FIGURES.patentClaims);
 
     const reach = main(page).getByRole('region', { name: 'Get in touch' });
     await expect(reach.getByRole('link', { name: 'contact@hasta.in' })).toHaveAttribute(
@@ -284,4 +302,73 @@ test.describe('about / contact', () => {
     await expect(page.getByRole('form', { name: 'General inquiry' })).toBeVisible();
     await expect(page.getByRole('form', { name: 'Vendor registration' })).toBeVisible();
   });
+});
+
+/** The figures as a hi-IN page formats them (`useFormatters`), from the same numbers. */
+const hindiFigures = {
+  recognised: new Intl.NumberFormat('hi-IN', { style: 'percent', maximumFractionDigits: 1 }).format(
+    FIGURES.recognisedFraction,
+  ),
+  falseMatch: `${new Intl.NumberFormat('hi-IN').format(falseMatchOneIn())} में से 1`,
+  verification: `${new Intl.NumberFormat('hi-IN').format(decisionUnderSeconds())} सेकंड से कम`,
+  dataPoints: new Intl.NumberFormat('hi-IN').format(FIGURES.dataPoints),
+};
+
+test.describe('the figures in Hindi', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => window.localStorage.setItem('language', 'hi'));
+  });
+
+  test('the Hindi "in numbers" and technology figures show the same measured figures', async ({ page }) => {
+    await page.goto('/contact');
+    const numbers = main(page).getByRole('region', { name: 'आँकड़ों में Hasta' });
+    await expect(numbers).toContainText(`10 लाख हथेलियों के बीच पहचाने गए हथेली स्कैन${hindiFigures.recognised}`);
+    await expect(numbers).toContainText(hindiFigures.verification);
+    await expect(numbers).toContainText(`हर हथेली में रेखाओं की दिशा वाले पॉइंट, औसतन${hindiFigures.dataPoints}`);
+
+    await page.goto('/technology');
+    const patent = main(page).getByRole('region', { name: 'पेटेंट की स्थिति' });
+    await expect(patent).toContainText(hindiFigures.recognised);
+    await expect(patent).toContainText(`इसी लक्ष्य पर तय है${hindiFigures.falseMatch}`);
+    await expect(patent).toContainText(hindiFigures.verification);
+  });
+});
+
+test.describe('on a 390 px wide phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  for (const language of ['en', 'hi'] as const) {
+    test(`the figure cards fit the width (${language})`, async ({ page }) => {
+      await page.addInitScript((code) => window.localStorage.setItem('language', code), language);
+      for (const path of ['/', '/technology', '/contact']) {
+        await test.step(path, async () => {
+          await page.goto(path);
+          const cards = main(page).locator('dl > div:has(> dd)');
+          await expect(cards.first()).toBeVisible();
+          // Every figure card, its label and value, and the note under the list stay inside the card and the
+          // screen. (The whole page is not checked here: on the home page the hidden login tooltip of the last
+          // hero button sticks out, which has nothing to do with the figures.)
+          const overflow = await page.evaluate(() => {
+            const width = document.documentElement.clientWidth;
+            const lists = [...document.querySelectorAll('main dl:has(> div > dd)')];
+            const figures = lists.flatMap((list) => [
+              list,
+              ...list.querySelectorAll('*'),
+              ...(list.nextElementSibling === null ? [] : [list.nextElementSibling]),
+            ]);
+            return {
+              cards: lists
+                .flatMap((list) => [...list.children])
+                .filter((card) => card.scrollWidth > card.clientWidth)
+                .map((card) => card.textContent),
+              wide: figures
+                .filter((element) => element.getBoundingClientRect().right > width + 0.5)
+                .map((element) => `${element.tagName.toLowerCase()}: ${element.textContent ?? ''}`),
+            };
+          });
+          expect(overflow).toEqual({ cards: [], wide: [] });
+        });
+      }
+    });
+  }
 });

@@ -5,12 +5,10 @@
  * its own motion blur and sensor noise, and goes through JPEG as the scanner uploads it.
  *
  * Everything is decided by the hold's seed (packages/palm/src/random.ts). Holds of different palms should
- * get different seeds (e.g. mixSeed(identity, hold)), or they share their pose and light.
+ * get different seeds (holdSeed(seed, identity, hold)), or they share their pose and light.
  */
-import { decode, encode } from 'jpeg-js';
-
 import { createRng, mixSeed, type Rng } from '../../packages/palm/src/random';
-import { SURFACE_HIGH, SURFACE_LOW, type PalmIdentity } from './palm-model';
+import { SURFACE_HIGH, SURFACE_LOW, type PalmIdentity, type PalmModel } from './palm-model';
 
 export type NuisanceLevel = 'easy' | 'medium' | 'hard';
 
@@ -278,7 +276,7 @@ function viewFrame(
   return out;
 }
 
-/** Convolution with a normalised kernel of (2r + 1)² taps given as offsets and weights, edges held. */
+/** Convolution with a normalised kernel given as (dx, dy, weight) taps, edges held. */
 function convolve(
   image: Float32Array,
   full: number,
@@ -346,20 +344,6 @@ export function lineKernel(length: number, angle_deg: number): [number, number, 
   return normalise([...weights.values()]);
 }
 
-/** The frame as a JPEG of this quality (1..100), decoded back to grey. */
-export function jpegRoundTrip(frame: Uint8Array, side: number, quality: number): Uint8Array {
-  const rgba = new Uint8Array(side * side * 4);
-  for (let i = 0; i < frame.length; i++) {
-    rgba.fill(frame[i]!, 4 * i, 4 * i + 3);
-    rgba[4 * i + 3] = 255;
-  }
-  const jpeg = encode({ data: rgba, width: side, height: side }, quality).data;
-  const { data } = decode(jpeg, { useTArray: true });
-  const grey = new Uint8Array(side * side);
-  for (let i = 0; i < grey.length; i++) grey[i] = data[4 * i]!;
-  return grey;
-}
-
 /** The baseline JPEG luminance quantisation table (ITU T.81 annex K), natural order. */
 const LUMA_QUANT = [
   16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22,
@@ -378,7 +362,7 @@ const DCT_BASIS = Float64Array.from({ length: 64 }, (_, i) => {
  * What JPEG does to a grey frame, computed directly: 8 × 8 DCT of the level-shifted pixels, quantisation with
  * the luminance table scaled to `quality` as libjpeg (and jpeg-js) scale it, inverse DCT, rounding. A grey
  * image's chroma is flat and survives JPEG exactly, so this is the whole round trip, without the entropy
- * coding that costs jpeg-js 30 ms a frame (it agrees with jpegRoundTrip to within a grey level or so).
+ * coding that costs jpeg-js 30 ms a frame (it agrees with a jpeg-js round trip to within a grey level or so).
  */
 export function jpegLumaRoundTrip(frame: Uint8Array, side: number, quality: number): Uint8Array {
   if (side % 8 !== 0) throw new RangeError('the side must be a multiple of 8');
@@ -481,7 +465,36 @@ export function captureHold(
   return out;
 }
 
-/** Holds of a population: palm i's hold h is captureHold(model palm i, level, mixSeed(seed, i, h), frames). */
+/** The seed of palm `identity`'s hold number `hold` in a population drawn from `seed` (as captureSet uses it). */
 export function holdSeed(seed: number, identity: number, hold: number): number {
   return mixSeed(seed, identity, hold, 0x401d);
+}
+
+export interface CapturedHold {
+  identity: number;
+  hold: number;
+  frames: Uint8Array[];
+}
+
+/**
+ * The holds of a population, palm by palm: for palms 0..identities − 1 of `model` (drawn from `seed`), holds
+ * 0..holds − 1 of `frames` frames each, hold h of palm i seeded holdSeed(seed, i, h). Lazy, so a benchmark
+ * can stream them.
+ */
+export function* captureSet(
+  model: PalmModel,
+  level: NuisanceLevel,
+  options: { seed: number; identities: number; holds: number; frames: number; firstIdentity?: number },
+): Generator<CapturedHold> {
+  const first = options.firstIdentity ?? 0;
+  for (let i = first; i < first + options.identities; i++) {
+    const palm = model.identity(options.seed, i);
+    for (let h = 0; h < options.holds; h++) {
+      yield {
+        identity: i,
+        hold: h,
+        frames: captureHold(palm, level, holdSeed(options.seed, i, h), options.frames),
+      };
+    }
+  }
 }

@@ -102,7 +102,11 @@ class GradientNoise {
   }
 }
 
-/** A centripetal-free (uniform) Catmull–Rom spline through the waypoints, sampled every `step` ROI units. */
+function catmullRomAt(a: number, b: number, c: number, d: number, t: number, t2: number, t3: number): number {
+  return 0.5 * (2 * b + (-a + c) * t + (2 * a - 5 * b + 4 * c - d) * t2 + (-a + 3 * b - 3 * c + d) * t3);
+}
+
+/** A uniform Catmull–Rom spline through the waypoints, sampled every `step` ROI units. */
 function catmullRom(waypoints: readonly Vec[], step: number): Vec[] {
   const pts = [waypoints[0]!, ...waypoints, waypoints[waypoints.length - 1]!];
   const out: Vec[] = [];
@@ -116,9 +120,10 @@ function catmullRom(waypoints: readonly Vec[], step: number): Vec[] {
       const t = k / n;
       const t2 = t * t;
       const t3 = t2 * t;
-      const f = (a: number, b: number, c: number, d: number) =>
-        0.5 * (2 * b + (-a + c) * t + (2 * a - 5 * b + 4 * c - d) * t2 + (-a + 3 * b - 3 * c + d) * t3);
-      out.push({ x: f(p0.x, p1.x, p2.x, p3.x), y: f(p0.y, p1.y, p2.y, p3.y) });
+      out.push({
+        x: catmullRomAt(p0.x, p1.x, p2.x, p3.x, t, t2, t3),
+        y: catmullRomAt(p0.y, p1.y, p2.y, p3.y, t, t2, t3),
+      });
     }
   }
   out.push(waypoints[waypoints.length - 1]!);
@@ -653,10 +658,16 @@ function drawCrease(
 
 /** The smooth skin of a palm on 128 × 128 cells over the surface (cheap: the pixels then interpolate it). */
 function smoothGrids(palm: ModelBPalm): { tone: Grid; bend: Grid } {
-  return {
-    tone: new Grid(128, (x, y) => smoothSkin(palm, x, y)[0]),
-    bend: new Grid(128, (x, y) => smoothSkin(palm, x, y)[1]),
-  };
+  const tone = new Grid(128, () => 0);
+  const bend = new Grid(128, () => 0);
+  const row = tone.cells + 1;
+  const span = SURFACE_HIGH - SURFACE_LOW;
+  for (let k = 0; k < tone.values.length; k++) {
+    const x = SURFACE_LOW + ((k % row) / tone.cells) * span;
+    const y = SURFACE_LOW + (Math.floor(k / row) / tone.cells) * span;
+    [tone.values[k], bend.values[k]] = smoothSkin(palm, x, y);
+  }
+  return { tone, bend };
 }
 
 function renderPalm(palm: ModelBPalm, variant: number, size: number): Float32Array {

@@ -50,12 +50,19 @@ export const APP_TOAST_MS = 3_500;
 export const PAGE_TRANSITION_S = 0.4;
 export const HISTORY_STAGGER_S = 0.1;
 
+/**
+ * The public pages' headline figures as English text. The palm figures are measured by `npm run bench:palm`
+ * (issue 26; `docs/palm-figures.json`), in place of the spec's 99.9 %, under 2 s and over 500 data points:
+ * palm scans recognised among 1 million palms, the false-match target the threshold is set for, the server's
+ * scan to decision (p95) and the line-orientation points a template is made from (mean).
+ */
 export const MARKETING_FIGURES = {
   patentClaims: '12+',
-  accuracy: '99.9%',
-  verification: 'under 2 s',
+  recognised: '95%',
+  falseMatchTarget: '1 in 1,000',
+  verification: 'under 0.1 s',
   privacy: '100%',
-  dataPoints: 'over 500',
+  dataPoints: '700',
   offlinePendingTransactions: 47,
   offlinePendingRupees: 12_450,
 } as const;

@@ -6,8 +6,8 @@ export const features = {
   cardHint: 'Read more',
   palmScan: {
     title: 'Palm scan',
-    summary: 'Pay by holding your palm over a scanner.',
-    body: 'An infrared scanner reads the veins under your skin and matches them against your protected template in under two seconds. Register one hand or both, at a kiosk or with a partner merchant.',
+    summary: 'Pay by holding your palm up to a camera.',
+    body: 'A phone or kiosk camera takes three pictures of your palm; our server reads its lines and creases and finds your protected template among the registered palms. Register one hand or both, at a kiosk or with a partner merchant.',
   },
   wallets: {
     title: 'INR wallets',

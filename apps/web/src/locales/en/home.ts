@@ -24,7 +24,7 @@ export const home = {
   },
   how: {
     eyebrow: 'How it works',
-    title: 'Five steps, under two seconds',
+    title: 'Five steps from palm to payment',
     more: 'Try the interactive demo',
   },
   preview: {

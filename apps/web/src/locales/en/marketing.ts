@@ -2,14 +2,14 @@
 export const marketing = {
   steps: {
     scan: {
-      title: 'Infrared palm scan',
-      body: 'An infrared sensor reads the vein pattern under the skin of your palm.',
+      title: 'Camera palm scan',
+      body: 'A phone or kiosk camera finds your hand and takes three pictures of your palm.',
       detail:
-        'Near-infrared light shows the veins beneath the skin: a pattern unique to each hand that a photo does not capture.',
+        'The app finds your knuckles in the camera picture (or you hold your palm in a drawn box) and cuts a square of your palm out of it, in ordinary light: three small grey pictures that go to our server for this one scan.',
     },
     hash: {
       title: 'Geometric hashing',
-      body: 'Over 500 data points become an irreversible, keyed template; the raw image is discarded.',
+      body: 'Our server reads the lines and creases of your palm in the three pictures and turns them into one irreversible, keyed template; the pictures are dropped.',
       detail:
         'The template cannot be turned back into a picture of your palm, and without Hasta’s key it is useless to anyone else.',
     },
@@ -33,12 +33,15 @@ export const marketing = {
     },
   },
   figures: {
-    accuracy: 'biometric accuracy',
-    verification: 'to verify a payment',
+    recognised: 'of palm scans recognised among 1 million palms',
+    falseMatch: 'strangers’ scans may match someone: the target our threshold is set for',
+    falseMatchValue: '1 in {{scans}}',
+    verification: 'from scan to decision on our server, 1 million palms',
     verificationValue: 'Under {{seconds}} s',
-    dataPoints: 'data points per palm',
+    dataPoints: 'line-orientation points per palm, on average',
     patentClaims: 'patent claims filed',
     privacy: 'of raw palm images discarded',
+    note: 'Palm figures measured by our benchmark on computer-generated palms under phone-camera conditions (some tilt, blur and uneven light), not on customers’ hands.',
   },
   form: {
     required: 'required',

@@ -22,7 +22,7 @@ export const meta = {
     demo: {
       title: 'How It Works',
       description:
-        'Five steps from a palm scan to a settled payment: infrared scan, geometric hashing, consent on chain, wallet deduction and the payment record.',
+        'Five steps from a palm scan to a settled payment: a camera palm scan, geometric hashing, consent on chain, wallet deduction and the payment record.',
     },
     contact: {
       title: 'About Hasta',

@@ -25,7 +25,7 @@ export const home: typeof english = {
   },
   how: {
     eyebrow: 'यह कैसे काम करता है',
-    title: 'पाँच चरण, दो सेकंड से कम',
+    title: 'हथेली से भुगतान तक पाँच चरण',
     more: 'इंटरैक्टिव डेमो आज़माएँ',
   },
   preview: {

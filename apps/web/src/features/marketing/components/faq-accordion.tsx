@@ -2,8 +2,10 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { focusRing } from '../../../components/ui-classes';
+import { useFormatters } from '../../../lib/i18n-format';
 import { FAQ_TOPICS } from '../content';
 import type { FaqTopic } from '../content';
+import { decisionUnderSeconds } from '../figures';
 
 function Chevron({ open }: { open: boolean }) {
   return (
@@ -24,6 +26,9 @@ function Chevron({ open }: { open: boolean }) {
  */
 export function FaqAccordion() {
   const { t } = useTranslation('technology');
+  const format = useFormatters();
+  // The speed answer quotes the measured scan-to-decision figure, as the figure cards do.
+  const figures = { seconds: format.number(decisionUnderSeconds()) };
   const idBase = useId();
   const [open, setOpen] = useState<FaqTopic | null>(null);
 
@@ -55,7 +60,7 @@ export function FaqAccordion() {
               hidden={!expanded}
               className="px-5 pb-5 text-slate-600"
             >
-              <p>{t(`faq.${topic}.answer`)}</p>
+              <p>{t(`faq.${topic}.answer`, figures)}</p>
             </div>
           </div>
         );

@@ -53,7 +53,7 @@ export function ContactRoute() {
 
       <Section id="stats-title" title={t('stats.title')}>
         <FigureList
-          figures={['patentClaims', 'accuracy', 'verification', 'dataPoints']}
+          figures={['patentClaims', 'recognised', 'verification', 'dataPoints']}
           className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4"
         />
       </Section>

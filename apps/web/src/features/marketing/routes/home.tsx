@@ -98,7 +98,7 @@ export function HomeRoute() {
           <div>
             <h2 className="sr-only">{t('hero.figuresLabel')}</h2>
             <FigureList
-              figures={['accuracy', 'verification', 'dataPoints', 'patentClaims']}
+              figures={['recognised', 'verification', 'dataPoints', 'patentClaims']}
               className="grid grid-cols-2 gap-4"
             />
           </div>

@@ -19,7 +19,7 @@ import { TECHNOLOGY_FLOW } from '../content';
 import { FIGURES } from '../figures';
 
 const GOALS = ['simple', 'private', 'verifiable', 'inclusive'] as const;
-const SECURITY = ['templates', 'liveness', 'log', 'ledger', 'access'] as const;
+const SECURITY = ['templates', 'replay', 'log', 'ledger', 'access'] as const;
 const STACK = ['scanner', 'engine', 'chain', 'ledger', 'apps'] as const;
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -116,8 +116,8 @@ export function TechnologyRoute() {
             </p>
           </div>
           <FigureList
-            figures={['accuracy', 'verification', 'dataPoints', 'privacy']}
-            className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4"
+            figures={['recognised', 'falseMatch', 'verification', 'dataPoints', 'privacy']}
+            className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
           />
         </div>
       </Section>
