@@ -63,6 +63,8 @@ export class Pool {
       issues: {},
       firstIssue: {},
       extraHolds: 0,
+      dataPoints: 0,
+      dataPointScans: 0,
     };
     for (const t of await Promise.all(jobs)) {
       total.capture_ms += t.capture_ms;
@@ -73,6 +75,8 @@ export class Pool {
       total.frames += t.frames;
       total.refused += t.refused;
       total.extraHolds += t.extraHolds;
+      total.dataPoints += t.dataPoints;
+      total.dataPointScans += t.dataPointScans;
       for (const [k, v] of Object.entries(t.issues)) total.issues[k] = (total.issues[k] ?? 0) + v;
       for (const [k, v] of Object.entries(t.firstIssue)) total.firstIssue[k] = (total.firstIssue[k] ?? 0) + v;
     }

@@ -8,6 +8,7 @@ import {
   codeDistance,
   encodeCode,
   planesFor,
+  popcount32,
   DEFAULT_FEATURE_OPTIONS,
   type FeatureKind,
   type PalmCode,
@@ -85,6 +86,9 @@ export interface BuildTally {
   firstIssue: Record<string, number>;
   /** Extra holds the gated scans took. */
   extraHolds: number;
+  /** Usable cells (the Competitive Code's mask) summed over the one-capture scans, and their number. */
+  dataPoints: number;
+  dataPointScans: number;
 }
 
 export type WorkerTask =
@@ -248,6 +252,8 @@ export function buildIdentities(
     issues: {},
     firstIssue: {},
     extraHolds: 0,
+    dataPoints: 0,
+    dataPointScans: 0,
   };
   const fuse = (features: PalmFeatures[]) => {
     const t0 = performance.now();
@@ -263,7 +269,11 @@ export function buildIdentities(
         new Hold(palm, config.level, holdSeed(config.seed, identity, hold, config.level), config.frames);
       const hold = capture(h);
       const holds = [hold];
-      if (buffers.single) tally.protect_ms += store(protector, shape, buffers.single, slot, hold.features(0));
+      if (buffers.single) {
+        tally.protect_ms += store(protector, shape, buffers.single, slot, hold.features(0));
+        tally.dataPoints += encodeCode(hold.features(0)).mask.reduce((a, word) => a + popcount32(word), 0);
+        tally.dataPointScans++;
+      }
       const fused = fuse(Array.from({ length: SCAN_FRAMES }, (_, f) => hold.features(f)));
       if (fused) tally.protect_ms += store(protector, shape, buffers.fused, slot, fused);
       tally.scans += 2;

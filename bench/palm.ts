@@ -738,7 +738,15 @@ async function main(): Promise<void> {
   line(
     `Mean per hold in the worker threads (its scans ungated and gated): capture ${ms(sum((t) => t.capture_ms) / holdsBuilt)}, ` +
       `feature extraction ${ms(sum((t) => t.extract_ms) / holdsBuilt)}, fusion ${ms(sum((t) => t.fuse_ms) / holdsBuilt)}, ` +
-      `protection ${ms(sum((t) => t.protect_ms) / holdsBuilt)}.`,
+      `protection ${ms(sum((t) => t.protect_ms) / holdsBuilt)}. Usable cells (line-orientation points) per one-capture ` +
+      `template, mean: ${(
+        sum((t) => t.dataPoints) /
+        Math.max(
+          1,
+          sum((t) => t.dataPointScans),
+        )
+      ).toFixed(0)} of ` +
+      `${DEFAULT_FEATURE_OPTIONS.grid * DEFAULT_FEATURE_OPTIONS.grid}.`,
   );
   line('');
   const det = (r: ConfigResult | undefined, which: 'single' | 'fused', colour: string) =>
@@ -769,6 +777,28 @@ async function main(): Promise<void> {
   report.splice(headlineAt, 0, ...headline(results, speed));
   for (const text of headline(results, speed)) console.log(text);
   line(`Benchmark wall time: ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  // The public pages' figures (docs/palm-figures.json, read by apps/web's figures test): the worse of the two
+  // models at the medium level.
+  const medium = results.filter((r) => r.level === 'medium');
+  if (medium.length > 0) {
+    const dataPoints =
+      sum((t) => t.dataPoints) /
+      Math.max(
+        1,
+        sum((t) => t.dataPointScans),
+      );
+    const figures = {
+      recognised_fraction_medium_1e6: Number((1 - Math.max(...medium.map((r) => r.big.fnir))).toFixed(4)),
+      fpir_target: FPIR_TARGET,
+      scan_to_decision_ms_p95: Number(speed.scanToDecisionP95_ms.toFixed(1)),
+      data_points_mean: Math.round(dataPoints),
+      generated_at: `${new Date().toISOString()} (commit ${commit()}; models ${RUN_MODELS.join(', ')}, ${IDENTITIES} identities × ${HOLDS} holds)`,
+    };
+    writeFileSync(
+      new URL('../docs/palm-figures.json', import.meta.url),
+      JSON.stringify(figures, null, 2) + '\n',
+    );
+  }
   // Written as the repository's formatter would (the tables' columns aligned), so the file stays checked.
   const docPath = fileURLToPath(new URL('../docs/palm-benchmark.md', import.meta.url));
   const options = await resolveConfig(docPath);
