@@ -476,7 +476,7 @@ function verificationSection(results: ConfigResult[]): void {
   }
   line('');
   line(
-    '| model | level | protection cost, one capture (EER pp, on the unprotected rows’ pairs) | protection cost, fused (EER pp) | fused scans refused (frames disagree) | impostor tail of fused scans (fit on FMR 1e-5…1e-1) |',
+    '| model | level | protection cost, one capture (EER pp, both on the unprotected sample) | protection cost, fused (EER pp) | fused scans refused (frames disagree) | impostor tail of fused scans (fit on FMR 1e-5…1e-1) |',
   );
   line('| --- | --- | ---: | ---: | ---: | --- |');
   for (const r of results) {
