@@ -390,6 +390,55 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     }
   });
 
+  test('the quality gate: a blurred palm is told to hold still and nothing of it is taken; once sharp, it registers', async ({
+    playwright,
+    baseURL,
+    account,
+  }) => {
+    test.setTimeout(240_000);
+    // 6 s of the palm out of focus (σ 3 px of the 128-pixel frame), then 3 s of it sharp; the film loops.
+    const camera = await launchWithPalmCamera(
+      playwright,
+      { seed: newPalmSeed(), identity: 0, frames: 90, blur_px: 3, blurred_frames: 60 },
+      'blurred-palm',
+    );
+    try {
+      const page = await signedInPage(camera, baseURL, account);
+      await stepUpByApi(page.request, account.contact);
+      await page.goto('/palm-register');
+      await page.getByRole('button', { name: 'Register Left Hand' }).click();
+      await page.getByRole('checkbox', { name: 'I agree' }).check();
+      // Every hint the scanner shows, and the capture count beside it, as they change.
+      const feedback = page.getByTestId('palm-feedback');
+      await expect(feedback).toBeVisible();
+      await feedback.evaluate((element) => {
+        const seen: { hint: string; captured: string }[] = [];
+        const progress = () => document.querySelector('[role="progressbar"][aria-valuemax="3"]');
+        const note = () =>
+          seen.push({
+            hint: element.textContent ?? '',
+            captured: progress()?.getAttribute('aria-valuenow') ?? '',
+          });
+        note();
+        (window as unknown as { palmHints: typeof seen }).palmHints = seen;
+        new MutationObserver(note).observe(element, { childList: true, characterData: true, subtree: true });
+      });
+      await expect(feedback).toHaveText('Hold still: the picture is blurred.', { timeout: SCAN_TIMEOUT_MS });
+      await expect(page.getByText('Registration Complete!')).toBeVisible({ timeout: 2 * SCAN_TIMEOUT_MS });
+      await expect(page.getByText('Left hand has been registered successfully.')).toBeVisible();
+      const hints = await page.evaluate(
+        () => (window as unknown as { palmHints: { hint: string; captured: string }[] }).palmHints,
+      );
+      // While the picture was blurred, the scan held no frame.
+      const blurred = hints.filter((entry) => entry.hint === 'Hold still: the picture is blurred.');
+      expect(blurred.length).toBeGreaterThan(0);
+      expect(blurred.map((entry) => entry.captured)).toContain('0');
+      await expectHandsOnServer(playwright, baseURL, account, { left: true, right: false });
+    } finally {
+      await camera.close();
+    }
+  });
+
   test('logged out, the page asks for a login; without a camera it says so, and the demo palm registers after 2 s', async ({
     page,
     account,

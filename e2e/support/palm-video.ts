@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-import { PALM_GUIDE_BOX_FRACTION } from '@hasta/contracts/palm';
+import { PALM_GUIDE_BOX_FRACTION, PALM_ROI_SIZE } from '@hasta/contracts/palm';
 import { createIdentity, renderSample } from '@hasta/palm/synthetic';
 import type { SyntheticSetting } from '@hasta/palm/synthetic';
 
@@ -31,6 +31,12 @@ export interface PalmVideoOptions {
   show_palm?: boolean;
   /** Multiplies the palm's grey levels: below 1 films a palm in poor light. */
   light_gain?: number;
+  /**
+   * Films the palm out of focus: a Gaussian blur of this σ in pixels of the scanner's 128-pixel frame (scaled
+   * to the box's size), for the first `blurred_frames` frames of the film (all of them when absent).
+   */
+  blur_px?: number;
+  blurred_frames?: number;
 }
 
 const FRAMES_PER_SECOND = 10;
@@ -51,6 +57,30 @@ export function guideBoxOf(width_px: number, height_px: number): { x: number; y:
   return { x: Math.floor((width_px - side) / 2), y: Math.floor((height_px - side) / 2), side };
 }
 
+/** A square grey picture blurred by a Gaussian of σ `sigma_px` (edges clamped), as a new array. */
+function gaussianBlur(picture: Uint8Array, side: number, sigma_px: number): Uint8Array {
+  const radius = Math.ceil(3 * sigma_px);
+  const kernel: number[] = [];
+  for (let i = -radius; i <= radius; i += 1) kernel.push(Math.exp(-(i * i) / (2 * sigma_px * sigma_px)));
+  const total = kernel.reduce((a, b) => a + b, 0);
+  const pass = (input: Float64Array, dx: number, dy: number) => {
+    const out = new Float64Array(input.length);
+    for (let y = 0; y < side; y += 1) {
+      for (let x = 0; x < side; x += 1) {
+        let acc = 0;
+        for (let k = -radius; k <= radius; k += 1) {
+          const xx = Math.min(side - 1, Math.max(0, x + k * dx));
+          const yy = Math.min(side - 1, Math.max(0, y + k * dy));
+          acc += kernel[k + radius]! * input[yy * side + xx]!;
+        }
+        out[y * side + x] = acc / total;
+      }
+    }
+    return out;
+  };
+  return Uint8Array.from(pass(pass(Float64Array.from(picture), 1, 0), 0, 1), (v) => Math.round(v));
+}
+
 /** The luma planes of the film, one per frame. */
 export function palmLumaFrames(options: PalmVideoOptions): Uint8Array[] {
   const width_px = options.width_px ?? 640;
@@ -63,12 +93,15 @@ export function palmLumaFrames(options: PalmVideoOptions): Uint8Array[] {
   const showPalm = options.show_palm ?? true;
   const gain = options.light_gain ?? 1;
   const box = guideBoxOf(width_px, height_px);
+  const blur_px = ((options.blur_px ?? 0) * box.side) / PALM_ROI_SIZE;
+  const blurredFrames = options.blurred_frames ?? frames;
   const identity = createIdentity(options.seed, options.identity);
   const planes: Uint8Array[] = [];
   let palm: Uint8Array | null = null;
   for (let frame = 0; frame < frames; frame += 1) {
-    if (showPalm && frame % framesPerSample === 0) {
-      palm = renderSample(identity, firstSample + frame / framesPerSample, setting, box.side);
+    if (showPalm && (frame % framesPerSample === 0 || frame === blurredFrames)) {
+      palm = renderSample(identity, firstSample + Math.floor(frame / framesPerSample), setting, box.side);
+      if (blur_px > 0 && frame < blurredFrames) palm = gaussianBlur(palm, box.side, blur_px);
     }
     const luma = new Uint8Array(width_px * height_px).fill(background);
     if (!showPalm) {

@@ -167,6 +167,9 @@ export const messages = {
   palmAlreadyEnrolled: 'This palm is already registered to a Hasta account.',
   palmScanUnclear:
     'The palm was not clear enough. Hold your palm flat inside the box, in good light, and try again.',
+  palmScanDark: 'The palm picture was too dark. Move to better light and try again.',
+  palmScanBright: 'The palm picture was too bright. Move out of direct light and try again.',
+  palmScanBlurred: 'The palm picture was blurred. Hold your hand still and try again.',
   palmScansDisagree:
     'The scans did not agree with each other. Hold your palm still inside the box and try again.',
   palmTooManyFailures:

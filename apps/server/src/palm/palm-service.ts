@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { messages } from '@hasta/contracts/messages';
+import { messages, type MessageKey } from '@hasta/contracts/messages';
 import { PALM_ROI_BYTES, PALM_ROI_SIZE, type Hand, type PalmScan } from '@hasta/contracts/palm';
 import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
 import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '@hasta/palm/fusion';
@@ -10,6 +10,7 @@ import {
   type ProbeTemplates,
   type ProtectedTemplate,
 } from '@hasta/palm/protect';
+import { frameQuality, type QualityIssue } from '@hasta/palm/quality';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import { ReplayScan } from '@hasta/palm/replay';
 import { decide, decisionPolicy, galleryShapeOf } from '@hasta/palm/search';
@@ -71,10 +72,20 @@ export interface PalmCandidate extends PalmEnrolment {
 
 /** Target false-positive identification rate of one search over the whole gallery (FPIR ≈ N × FMR). */
 const TARGET_FPIR = 1e-3;
-/** A frame whose guide box is this flat (grey-level standard deviation) or this dark/bright shows no palm. */
-const MIN_FRAME_CONTRAST = 6;
-const MIN_FRAME_MEAN = 20;
-const MAX_FRAME_MEAN = 235;
+/**
+ * What the server says about a frame that fails the quality gate (packages/palm/src/quality.ts), by its first
+ * issue. A flat frame (no palm lines) keeps the message unclear frames always had.
+ */
+const QUALITY_MESSAGES: Readonly<Record<QualityIssue, MessageKey>> = {
+  dark: 'palmScanDark',
+  bright: 'palmScanBright',
+  blurry: 'palmScanBlurred',
+  flat: 'palmScanUnclear',
+  // Pose issues need the landmarks, which the server does not get: listed for completeness.
+  edge: 'palmScanUnclear',
+  small: 'palmScanUnclear',
+  tilted: 'palmScanUnclear',
+};
 
 export interface PalmMatch {
   userId: string;
@@ -156,26 +167,25 @@ export class PalmService {
     return this.#enrolled.size;
   }
 
-  /** Frames of a scan as grey images, checked for size and for showing something palm-like. */
+  /**
+   * Frames of a scan as grey images, checked for size and by the image-only part of the quality gate (the
+   * browser's check is for the person; this one is enforced): exposure, contrast and sharpness. A frame that
+   * fails refuses the whole scan with what to fix, before anything is searched or stored.
+   */
   readFrames(scan: PalmScan): Uint8Array[] {
     if (scan.source === 'demo' && !this.options.demoMode)
       throw AppError.of('BAD_REQUEST', 'palmDemoDisabled');
-    return scan.frames.map((text) => {
+    const frames = scan.frames.map((text) => {
       const frame = new Uint8Array(Buffer.from(text, 'base64'));
       if (frame.length !== PALM_ROI_BYTES) throw AppError.of('BAD_REQUEST', 'scanFailed');
-      let sum = 0;
-      let squares = 0;
-      for (const value of frame) {
-        sum += value;
-        squares += value * value;
-      }
-      const mean = sum / frame.length;
-      const deviation = Math.sqrt(Math.max(0, squares / frame.length - mean * mean));
-      if (mean < MIN_FRAME_MEAN || mean > MAX_FRAME_MEAN || deviation < MIN_FRAME_CONTRAST) {
-        throw AppError.of('BAD_REQUEST', 'palmScanUnclear');
-      }
       return frame;
     });
+    for (const frame of frames) {
+      const quality = frameQuality(frame, PALM_ROI_SIZE);
+      const issue = quality.issues[0];
+      if (issue !== undefined) throw AppError.of('BAD_REQUEST', QUALITY_MESSAGES[issue]);
+    }
+    return frames;
   }
 
   /**

@@ -141,34 +141,49 @@ export const router = createBrowserRouter([
           ),
         };
       }),
-      page('/store-dashboard', 'storeDashboard', async () => {
-        const [{ RequireMerchant }, { NotAMerchantRoute, StoreDashboardRoute }, { StorePalmScanner }] =
-          await Promise.all([
-            import('./route-guards'),
-            import('../features/merchant/routes/store-dashboard'),
-            import('../features/palm/components/store-palm-scanner'),
-          ]);
-        return {
-          Component: () => (
-            <RequireMerchant notMerchant={<NotAMerchantRoute />}>
-              <StoreDashboardRoute palmScanner={StorePalmScanner} />
-            </RequireMerchant>
-          ),
-        };
-      }),
-      page('/palm-register', 'palmRegister', async () => ({
-        Component: (await import('../features/palm/routes/palm-register')).PalmRegisterRoute,
-      })),
+      page(
+        '/store-dashboard',
+        'storeDashboard',
+        async () => {
+          const [{ RequireMerchant }, { NotAMerchantRoute, StoreDashboardRoute }, { StorePalmScanner }] =
+            await Promise.all([
+              import('./route-guards'),
+              import('../features/merchant/routes/store-dashboard'),
+              import('../features/palm/components/store-palm-scanner'),
+            ]);
+          return {
+            Component: () => (
+              <RequireMerchant notMerchant={<NotAMerchantRoute />}>
+                <StoreDashboardRoute palmScanner={StorePalmScanner} />
+              </RequireMerchant>
+            ),
+          };
+        },
+        { namespaces: ['palmScan'] },
+      ),
+      page(
+        '/palm-register',
+        'palmRegister',
+        async () => ({
+          Component: (await import('../features/palm/routes/palm-register')).PalmRegisterRoute,
+        }),
+        { namespaces: ['palmScan'] },
+      ),
       page('/transfer', 'transfer', async () => ({
         Component: (await import('../features/wallet/routes/transfer')).TransferRoute,
       })),
-      page('/receive', 'receive', async () => {
-        const [{ ReceiveRoute }, { ReceivePalmAuthentication }] = await Promise.all([
-          import('../features/wallet/routes/receive'),
-          import('../features/palm/components/receive-palm-authentication'),
-        ]);
-        return { Component: () => <ReceiveRoute palmStep={ReceivePalmAuthentication} /> };
-      }),
+      page(
+        '/receive',
+        'receive',
+        async () => {
+          const [{ ReceiveRoute }, { ReceivePalmAuthentication }] = await Promise.all([
+            import('../features/wallet/routes/receive'),
+            import('../features/palm/components/receive-palm-authentication'),
+          ]);
+          return { Component: () => <ReceiveRoute palmStep={ReceivePalmAuthentication} /> };
+        },
+        { namespaces: ['palmScan'] },
+      ),
       page('/history', 'history', async () => ({
         Component: (await import('../features/wallet/routes/history')).HistoryRoute,
       })),

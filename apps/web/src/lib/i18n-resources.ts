@@ -7,6 +7,7 @@ import type { legal } from '../locales/en/legal';
 import type { marketing } from '../locales/en/marketing';
 import { meta as enMeta } from '../locales/en/meta';
 import type { notMe } from '../locales/en/not-me';
+import type { palmScan } from '../locales/en/palm-scan';
 import type { technology } from '../locales/en/technology';
 import type { waitlist } from '../locales/en/waitlist';
 
@@ -26,6 +27,7 @@ export interface Resources {
   legal: typeof legal;
   meta: typeof enMeta;
   notMe: typeof notMe;
+  palmScan: typeof palmScan;
 }
 
 export type Namespace = keyof Resources;
@@ -79,6 +81,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     waitlist: () => import('../locales/en/waitlist').then((module) => module.waitlist),
     legal: () => import('../locales/en/legal').then((module) => module.legal),
     notMe: () => import('../locales/en/not-me').then((module) => module.notMe),
+    palmScan: () => import('../locales/en/palm-scan').then((module) => module.palmScan),
   },
   hi: {
     common: () => import('../locales/hi/common').then((module) => module.common),
@@ -92,6 +95,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     waitlist: () => import('../locales/hi/waitlist').then((module) => module.waitlist),
     legal: () => import('../locales/hi/legal').then((module) => module.legal),
     notMe: () => import('../locales/hi/not-me').then((module) => module.notMe),
+    palmScan: () => import('../locales/hi/palm-scan').then((module) => module.palmScan),
   },
 };
 

@@ -8,6 +8,8 @@ import {
   correlation,
   detailPattern,
   guideBox,
+  judgeLook,
+  mostFrequent,
   roiFromRgba,
   workingSide,
 } from './palm-frame';
@@ -127,5 +129,80 @@ describe('quality feedback', () => {
     expect(correlation(a, a)).toBeCloseTo(1);
     expect(correlation(a, new Float32Array([4, 3, 2, 1]))).toBeCloseTo(-1);
     expect(correlation(a, new Float32Array(4))).toBe(0);
+  });
+});
+
+/** A defocused copy of a grey ROI: Gaussian blur of σ `sigma_px` (edges clamped). */
+function blurredRoi(frame: Uint8Array, sigma_px: number): Uint8Array {
+  const side = PALM_ROI_SIZE;
+  const radius = Math.ceil(3 * sigma_px);
+  const kernel: number[] = [];
+  for (let i = -radius; i <= radius; i += 1) kernel.push(Math.exp(-(i * i) / (2 * sigma_px * sigma_px)));
+  const total = kernel.reduce((a, b) => a + b, 0);
+  const pass = (input: Float64Array, dx: number, dy: number) => {
+    const out = new Float64Array(input.length);
+    for (let y = 0; y < side; y += 1) {
+      for (let x = 0; x < side; x += 1) {
+        let acc = 0;
+        for (let k = -radius; k <= radius; k += 1) {
+          const xx = Math.min(side - 1, Math.max(0, x + k * dx));
+          const yy = Math.min(side - 1, Math.max(0, y + k * dy));
+          acc += kernel[k + radius]! * input[yy * side + xx]!;
+        }
+        out[y * side + x] = acc / total;
+      }
+    }
+    return out;
+  };
+  return Uint8Array.from(pass(pass(Float64Array.from(frame), 1, 0), 0, 1), (v) => Math.round(v));
+}
+
+describe('the quality gate on each look', () => {
+  const palm = renderSample(createIdentity(42, 0), 1, 'medium', PALM_ROI_SIZE);
+  const still = (roi: Uint8Array, pose?: Parameters<typeof judgeLook>[2]) =>
+    judgeLook(roi, detailPattern(roi), pose);
+  const goodPose = { palmShare: 0.35, widthToLength: 0.8, edgeMargin: 0.1 };
+
+  it('takes a sharp, still, well-held palm, and scores it', () => {
+    const verdict = still(palm, goodPose);
+    expect(verdict.quality).toBe('ok');
+    expect(verdict.score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('says a still but blurred palm is blurred, and a moving one to hold still first', () => {
+    const blurred = blurredRoi(palm, 3);
+    const verdict = still(blurred);
+    expect(verdict.quality).toBe('blurry');
+    expect(verdict.score).toBeLessThan(still(palm).score);
+    expect(judgeLook(blurred, null).quality).toBe('moving');
+  });
+
+  it('says how to hold the hand: closer, flat towards the camera, inside the picture', () => {
+    expect(still(palm, { ...goodPose, palmShare: 0.1 }).quality).toBe('too-far');
+    expect(still(palm, { ...goodPose, widthToLength: 0.4 }).quality).toBe('tilted');
+    expect(still(palm, { ...goodPose, edgeMargin: -0.05 }).quality).toBe('out-of-frame');
+    // Light before pose: a dark palm held far is told about the light.
+    const dark = Uint8Array.from(palm, (v) => Math.round(v * 0.2));
+    expect(still(dark, { ...goodPose, palmShare: 0.1 }).quality).toBe('too-dark');
+  });
+
+  it('every synthetic palm of the demo and the browser tests passes the gate', () => {
+    for (let identity = 0; identity < 30; identity += 1) {
+      const roi = renderSample(createIdentity(11, identity), identity, 'medium', PALM_ROI_SIZE);
+      expect(still(roi).quality, `identity ${identity}`).toBe('ok');
+    }
+  });
+
+  it('names the reason seen most often', () => {
+    expect(mostFrequent(new Map<string, number>())).toBeNull();
+    expect(
+      mostFrequent(
+        new Map([
+          ['moving', 2],
+          ['blurry', 5],
+          ['too-dark', 5],
+        ]),
+      ),
+    ).toBe('blurry');
   });
 });

@@ -1,4 +1,6 @@
 import { PALM_GUIDE_BOX_FRACTION, PALM_ROI_BYTES, PALM_ROI_SIZE } from '@hasta/contracts/palm';
+import { frameQuality } from '@hasta/palm/quality';
+import type { FramePose, QualityIssue } from '@hasta/palm/quality';
 
 /**
  * The pixel work of a palm scan, free of React and of the DOM so it can be tested: where the guide box is,
@@ -59,7 +61,13 @@ export function bytesToBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-export type PalmQuality = 'ok' | 'too-dark' | 'too-bright' | 'no-palm' | 'moving';
+/**
+ * What a look at the palm found: good ('ok'), or the first thing to fix. The light, contrast and motion
+ * checks are `assessRoi`'s; blur, a tilted or small palm and a palm at the picture's edge are the quality
+ * gate's (`judgeLook`, packages/palm/src/quality.ts).
+ */
+export type PalmQuality =
+  'ok' | 'too-dark' | 'too-bright' | 'no-palm' | 'moving' | 'blurry' | 'tilted' | 'too-far' | 'out-of-frame';
 
 /** Average grey below which the palm is too dark to show its lines. */
 export const DARK_MEAN_GREY = 45;
@@ -167,4 +175,55 @@ export function assessRoi(roi: Uint8Array, previousDetail: Float32Array | null):
     quality = 'moving';
   else quality = 'ok';
   return { quality, detail };
+}
+
+/** The scanner's wording of each issue of the quality gate. */
+const GATE_FEEDBACK: Readonly<Record<QualityIssue, PalmQuality>> = {
+  dark: 'too-dark',
+  bright: 'too-bright',
+  flat: 'no-palm',
+  blurry: 'blurry',
+  tilted: 'tilted',
+  small: 'too-far',
+  edge: 'out-of-frame',
+};
+
+export interface LookVerdict extends FrameAssessment {
+  /** The quality gate's score of the look, 0..1 (0 when the light checks already refused it). */
+  score: number;
+}
+
+/**
+ * Whether a look is taken, and if not what to fix first: the light and a palm in the picture (`assessRoi`),
+ * then the quality gate's exposure, contrast and pose (how the hand is held: `pose`, from its landmarks),
+ * then holding it still (`assessRoi`'s motion check), then its sharpness. Only a look that passes both
+ * `assessRoi` and `frameQuality` may become a frame of a scan, so the server, which checks the picture
+ * again with `frameQuality`, accepts every frame the scanner sends.
+ */
+export function judgeLook(
+  roi: Uint8Array,
+  previousDetail: Float32Array | null,
+  pose?: FramePose,
+): LookVerdict {
+  const assessment = assessRoi(roi, previousDetail);
+  if (assessment.quality !== 'ok' && assessment.quality !== 'moving') return { ...assessment, score: 0 };
+  const gate = frameQuality(roi, PALM_ROI_SIZE, pose);
+  const first = gate.issues.find((issue) => issue !== 'blurry');
+  let quality: PalmQuality = assessment.quality;
+  if (first !== undefined) quality = GATE_FEEDBACK[first];
+  else if (assessment.quality === 'ok' && gate.issues.includes('blurry')) quality = 'blurry';
+  return { quality, detail: assessment.detail, score: gate.score };
+}
+
+/** The reason seen most often among `counts` (ties: the first counted), or null when there is none. */
+export function mostFrequent<T>(counts: ReadonlyMap<T, number>): T | null {
+  let best: T | null = null;
+  let bestCount = 0;
+  for (const [reason, count] of counts) {
+    if (count > bestCount) {
+      best = reason;
+      bestCount = count;
+    }
+  }
+  return best;
 }

@@ -2,19 +2,23 @@ import { DEMO_SCAN_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import { PALM_ROI_SIZE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
 import type { Hand, PalmScan } from '@hasta/contracts/palm';
+import { framePose } from '@hasta/palm/quality';
+import type { FramePose } from '@hasta/palm/quality';
 import { assessHand, greyFromRgba, warpRoi } from '@hasta/palm/roi';
 import type { HandPose, PalmRoi } from '@hasta/palm/roi';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 
 import { errorMessage } from '../../lib/api-client';
 import { openCamera, stopStream } from '../../lib/camera';
 import { Badge } from '../badge';
 import { CameraUnavailable } from '../camera-unavailable';
 import { primaryButtonClass, secondaryButtonClass } from '../ui-classes';
-import { demoFrames } from './demo-palm';
+import { DemoGateError, demoFrames } from './demo-palm';
 import { fetchPalmConfig, palmConfigQueryKey } from './palm-config';
-import { assessRoi, bytesToBase64, guideBox, roiFromRgba, workingSide } from './palm-frame';
+import { bytesToBase64, guideBox, judgeLook, mostFrequent, roiFromRgba, workingSide } from './palm-frame';
 import type { PalmQuality } from './palm-frame';
 import type { HandTracker, TrackedHand } from './hand-landmarks';
 
@@ -31,6 +35,12 @@ const NO_HAND_SLOW_AFTER_MS = 4_000;
 const SLOW_LOOK_EVERY = 4;
 /** The camera frame is looked at with its shorter side at most this (landmarks and the palm square). */
 const TRACK_MAX_SIDE = 720;
+/**
+ * A scan that has not got its PALM_SCAN_FRAMES good frames this long after a palm was first seen stops, and
+ * says what kept failing (the clock starts at the first look that shows something palm-like, so a scanner
+ * waiting for someone does not run out).
+ */
+export const SCAN_TIME_LIMIT_MS = 60_000;
 /** The preview's shape before the camera reports its own (a common 4:3 frame). */
 const DEFAULT_FRAME = { width: 640, height: 480 } as const;
 
@@ -87,6 +97,7 @@ export function PalmScanner(props: PalmScannerProps) {
     onError,
     guideBoxOnly = false,
   } = props;
+  const { t } = useTranslation('palmScan');
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [attempt, setAttempt] = useState(0);
   const busy = useRef(false);
@@ -118,7 +129,7 @@ export function PalmScanner(props: PalmScannerProps) {
       onSuccess?.(outcome);
     } catch (error) {
       if (!mounted.current) return;
-      const message = errorMessage(error, errorFallback);
+      const message = localisedServerMessage(t, errorMessage(error, errorFallback));
       setStatus({ kind: 'error', message });
       onError?.(message);
     } finally {
@@ -136,13 +147,24 @@ export function PalmScanner(props: PalmScannerProps) {
         (frames) => {
           if (mounted.current) void submit({ frames, source: 'demo' });
         },
-        () => {
+        (error: unknown) => {
           if (!mounted.current) return;
-          setStatus({ kind: 'error', message: messages.scanFailed });
-          onError?.(messages.scanFailed);
+          // The demo's frames go through the quality gate too: say what kept failing, if that is why.
+          const message =
+            error instanceof DemoGateError ? timedOutMessage(t, error.reason) : messages.scanFailed;
+          setStatus({ kind: 'error', message });
+          onError?.(message);
         },
       );
     }, DEMO_SCAN_MS);
+  };
+
+  /** The camera's scan ran out of time without enough good frames (SCAN_TIME_LIMIT_MS). */
+  const gaveUp = (reason: Feedback | null): void => {
+    if (!mounted.current || busy.current) return;
+    const message = timedOutMessage(t, reason);
+    setStatus({ kind: 'error', message });
+    onError?.(message);
   };
 
   const tryAgain = (): void => {
@@ -158,6 +180,7 @@ export function PalmScanner(props: PalmScannerProps) {
             key={attempt}
             guideBoxOnly={guideBoxOnly}
             onCaptured={(frames, roi) => void submit({ frames, source: 'camera', roi })}
+            onGaveUp={gaveUp}
           />
           {demoAllowed ? (
             <DemoOption
@@ -196,20 +219,26 @@ export function PalmScanner(props: PalmScannerProps) {
 /** What a look found: the picture's quality, or what is wrong with how the tracked hand is held. */
 type Feedback = PalmQuality | Exclude<HandPose, 'ok'>;
 
-const FEEDBACK: Readonly<Record<Feedback, string>> = {
-  'too-dark': 'Too dark: move to better light.',
-  'too-bright': 'Too bright: move out of direct light.',
-  'no-palm': 'No palm in the box: hold your palm flat inside the box.',
-  moving: 'Hold still.',
-  ok: 'Palm found: hold still while it is captured.',
-  'out-of-frame': 'Keep your whole hand inside the picture.',
-  'too-far': 'Move your hand closer to the camera.',
-  'too-close': 'Move your hand a little further from the camera.',
-  'show-palm': 'Show the palm of your hand, not its back.',
-  'turn-palm': 'Turn your palm flat towards the camera.',
-  'open-hand': 'Open your hand and spread your fingers.',
-  rotated: 'Hold your hand upright, fingers pointing up.',
-};
+/** The server's answers about a scan's pictures, said in the page's language (English: the catalogue's). */
+const SERVER_QUALITY_MESSAGES = [
+  'palmScanDark',
+  'palmScanBright',
+  'palmScanBlurred',
+  'palmScanUnclear',
+] as const;
+
+function localisedServerMessage(t: TFunction<'palmScan'>, message: string): string {
+  const key = SERVER_QUALITY_MESSAGES.find((candidate) => messages[candidate] === message);
+  return key === undefined ? message : t(`server.${key}`);
+}
+
+/** What the scanner says when its time limit ran out: what failed most often. */
+function timedOutMessage(t: TFunction<'palmScan'>, reason: Feedback | null): string {
+  return t('timedOut', {
+    seconds: SCAN_TIME_LIMIT_MS / 1000,
+    hint: t(`feedback.${reason ?? 'no-palm'}`),
+  });
+}
 
 /** Where the ROI comes from: the palm square of the tracked hand, or the drawn guide box. */
 type RoiMode = NonNullable<PalmScan['roi']>;
@@ -277,12 +306,16 @@ function squarePoints(roi: PalmRoi, scale: number): string {
  */
 function CameraScan({
   onCaptured,
+  onGaveUp,
   guideBoxOnly,
 }: {
   /** The frames of one scan, and how they were all cut (the server orients guide-box frames itself). */
   onCaptured: (frames: string[], roi: RoiMode) => void;
+  /** No scan within SCAN_TIME_LIMIT_MS of a palm first seen: the reason that kept a look out most often. */
+  onGaveUp: (reason: Feedback | null) => void;
   guideBoxOnly: boolean;
 }) {
+  const { t } = useTranslation('palmScan');
   const videoRef = useRef<HTMLVideoElement>(null);
   const previewRef = useRef<HTMLDivElement>(null);
   const progressLabelId = useId();
@@ -294,6 +327,7 @@ function CameraScan({
   const [frame, setFrame] = useState<{ width: number; height: number }>(DEFAULT_FRAME);
   const [cameraAttempt, setCameraAttempt] = useState(0);
   const captureDone = useEffectEvent((frames: string[], roi: RoiMode) => onCaptured(frames, roi));
+  const timedOut = useEffectEvent((reason: Feedback | null) => onGaveUp(reason));
 
   useEffect(() => {
     let stopped = false;
@@ -374,12 +408,33 @@ function CameraScan({
       let looks = 0;
       let trackedLooks = 0;
       let handsFound = 0;
-      /** Judges one look's ROI and takes it when good; returns true when the scan is complete. */
-      const judge = (roi: Uint8Array, now: number): boolean => {
-        const assessment = assessRoi(roi, previous);
+      /** When a palm was first seen (the time limit's start), and why looks were not taken, by reason. */
+      let palmSeenAt: number | null = null;
+      const failures = new Map<Feedback, number>();
+      const refused = (reason: Feedback, now: number) => {
+        if (reason !== 'no-palm') palmSeenAt ??= now;
+        failures.set(reason, (failures.get(reason) ?? 0) + 1);
+      };
+      /** Whether the scan ran out of time (it then stops and says what kept failing). */
+      const outOfTime = (now: number): boolean => {
+        if (palmSeenAt === null || now - palmSeenAt < SCAN_TIME_LIMIT_MS) return false;
+        release();
+        frames.length = 0;
+        timedOut(mostFrequent(failures));
+        return true;
+      };
+      /**
+       * Judges one look's ROI (light, pose, stillness and the quality gate: `judgeLook`) and takes it when
+       * good; returns true when the scan is complete.
+       */
+      const judge = (roi: Uint8Array, now: number, pose?: FramePose): boolean => {
+        const assessment = judgeLook(roi, previous, pose);
         previous = assessment.detail;
         setQuality(assessment.quality);
+        const preview = previewRef.current;
+        if (preview !== null) preview.dataset['qualityScore'] = assessment.score.toFixed(2);
         if (assessment.quality === 'ok') {
+          palmSeenAt ??= now;
           badSince = null;
           if (now - lastCaptureAt >= CAPTURE_GAP_MS) {
             frames.push(bytesToBase64(roi));
@@ -391,7 +446,10 @@ function CameraScan({
               return true;
             }
           }
-        } else notGood(now);
+        } else {
+          refused(assessment.quality, now);
+          notGood(now);
+        }
         return false;
       };
       const notGood = (now: number) => {
@@ -454,12 +512,15 @@ function CameraScan({
             const scale = tracked.width / width;
             setPalmSquare(hand.roi === undefined ? null : squarePoints(hand.roi, scale));
             if (hand.pose !== 'ok' || hand.roi === undefined) {
-              setQuality(hand.pose === 'ok' ? 'out-of-frame' : hand.pose);
+              const reason = hand.pose === 'ok' ? 'out-of-frame' : hand.pose;
+              setQuality(reason);
+              refused(reason, now);
               previous = null;
               notGood(now);
             } else {
               const roi = cutPalmSquare(frameCanvas, frameContext, hand.roi);
-              const done = judge(roi, now);
+              const pose = framePose(found.landmarks, found.hand, tracked.width, tracked.height);
+              const done = judge(roi, now, pose);
               roi.fill(0);
               if (done) return;
             }
@@ -472,6 +533,7 @@ function CameraScan({
             roi.fill(0);
             if (done) return;
           }
+          if (outOfTime(now)) return;
         }
         timer = window.setTimeout(() => void look(), LOOK_INTERVAL_MS);
       };
@@ -493,11 +555,7 @@ function CameraScan({
   const box = guideBox(frame.width, frame.height);
   const good = quality === 'ok';
   const feedback =
-    camera === 'starting'
-      ? 'Starting the camera...'
-      : quality === null
-        ? 'Place your palm inside the box.'
-        : FEEDBACK[quality];
+    camera === 'starting' ? t('starting') : quality === null ? t('placePalm') : t(`feedback.${quality}`);
   const tracking = mode === 'landmarks' && palmSquare !== null;
 
   return (

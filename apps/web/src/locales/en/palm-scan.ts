@@ -1,0 +1,34 @@
+import { messages } from '@hasta/contracts/messages';
+
+/** The palm scanner: what each look at the palm says, and the server's answers about a scan's pictures. */
+export const palmScan = {
+  starting: 'Starting the camera...',
+  placePalm: 'Place your palm inside the box.',
+  /** One hint per reason a look is not taken (the scanner's feedback line). */
+  feedback: {
+    ok: 'Palm found: hold still while it is captured.',
+    'too-dark': 'Too dark: move to better light.',
+    'too-bright': 'Too bright: move out of direct light.',
+    'no-palm': 'No palm in the box: hold your palm flat inside the box.',
+    moving: 'Hold still.',
+    blurry: 'Hold still: the picture is blurred.',
+    tilted: 'Hold your palm flat, facing the camera.',
+    'out-of-frame': 'Keep your whole hand inside the picture.',
+    'too-far': 'Move your hand closer to the camera.',
+    'too-close': 'Move your hand a little further from the camera.',
+    'show-palm': 'Show the palm of your hand, not its back.',
+    'turn-palm': 'Turn your palm flat towards the camera.',
+    'open-hand': 'Open your hand and spread your fingers.',
+    rotated: 'Hold your hand upright, fingers pointing up.',
+  },
+  /** The scan stopped at its time limit without enough good pictures; `hint` is what failed most often. */
+  timedOut:
+    'The scan stopped: in {{seconds}} seconds there were not enough clear pictures of your palm. What kept failing: {{hint}}',
+  /** The server's answers about a scan's pictures (the catalogue's texts, verbatim in English). */
+  server: {
+    palmScanDark: messages.palmScanDark as string,
+    palmScanBright: messages.palmScanBright as string,
+    palmScanBlurred: messages.palmScanBlurred as string,
+    palmScanUnclear: messages.palmScanUnclear as string,
+  },
+};
