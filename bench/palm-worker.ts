@@ -115,7 +115,8 @@ export interface Layout {
   coarseWords: number;
   fineAlignments: number;
   coarseAlignments: number;
-  rotations: number;
+  /** The unprotected baseline's probe poses (each rotation × scale of the plan; the shifts in codeDistance). */
+  poses: number;
 }
 
 /** The templates' sizes, read from a probe the protector makes (so they follow the engine's plan). */
@@ -128,9 +129,15 @@ export function layout(protector: TemplateProtector): Layout {
     coarseWords: protector.coarseWords,
     fineAlignments: probe.fineAlignments,
     coarseAlignments: probe.coarseAlignments,
-    rotations: DEFAULT_ALIGNMENT_PLAN.rotations_deg.length,
+    poses: POSES.length,
   };
 }
+
+/** The plan's poses, for the unprotected baseline: every rotation at every scale. */
+const POSES = DEFAULT_ALIGNMENT_PLAN.rotations_deg.flatMap((rotation_deg) =>
+  (DEFAULT_ALIGNMENT_PLAN.scales ?? [1]).map((scale) => ({ rotation_deg, scale })),
+);
+const IDENTITY_POSE = POSES.findIndex((p) => p.rotation_deg === 0 && p.scale === 1);
 
 export function kindBuffers(shape: Layout, slots: number, raw: boolean): KindBuffers {
   const kind: FeatureKind = 'competitive';
@@ -140,7 +147,7 @@ export function kindBuffers(shape: Layout, slots: number, raw: boolean): KindBuf
     enrol: new SharedArrayBuffer(slots * shape.words * 4),
     probeFine: new SharedArrayBuffer(slots * shape.fineAlignments * shape.words * 4),
     probeCoarse: new SharedArrayBuffer(slots * shape.coarseAlignments * shape.coarseWords * 4),
-    raw: new SharedArrayBuffer(raw ? slots * shape.rotations * rawWords(kind) * 4 : 0),
+    raw: new SharedArrayBuffer(raw ? slots * shape.poses * rawWords(kind) * 4 : 0),
     made: new SharedArrayBuffer(slots),
   };
 }
@@ -197,9 +204,9 @@ function store(
   new Uint32Array(kind.probeCoarse).set(p.coarse, slot * shape.coarseAlignments * shape.coarseWords);
   if (kind.raw.byteLength > 0) {
     const raw = new Uint32Array(kind.raw);
-    DEFAULT_ALIGNMENT_PLAN.rotations_deg.forEach((rotation_deg, r) => {
-      const code = encodeCode(features, { rotation_deg, dx_cells: 0, dy_cells: 0 });
-      const base = (slot * shape.rotations + r) * rawWords(kind.kind);
+    POSES.forEach(({ rotation_deg, scale }, r) => {
+      const code = encodeCode(features, { rotation_deg, dx_cells: 0, dy_cells: 0, scale });
+      const base = (slot * shape.poses + r) * rawWords(kind.kind);
       raw.set(code.bits, base);
       raw.set(code.mask, base + code.bits.length);
     });
@@ -218,10 +225,10 @@ function copySlot(shape: Layout, from: KindBuffers, to: KindBuffers, slot: numbe
   new Uint8Array(to.made)[slot] = 1;
 }
 
-function rawCode(shape: Layout, kind: KindBuffers, slot: number, rotation: number): PalmCode {
+function rawCode(shape: Layout, kind: KindBuffers, slot: number, pose: number): PalmCode {
   const planes = planesFor(kind.kind);
   const size = rawWords(kind.kind);
-  const base = (slot * shape.rotations + rotation) * size;
+  const base = (slot * shape.poses + pose) * size;
   const raw = new Uint32Array(kind.raw);
   return {
     kind: kind.kind,
@@ -341,7 +348,6 @@ export function compareRange(
   from: number,
   to: number,
 ): void {
-  const zeroRotation = DEFAULT_ALIGNMENT_PLAN.rotations_deg.indexOf(0);
   for (let i = from; i < to; i++) {
     const probeSlot = pairs[2 * i]!;
     const gallerySlot = pairs[2 * i + 1]!;
@@ -350,10 +356,10 @@ export function compareRange(
     fine[i] = verifyDistance(stored, probed);
     coarse[i] = coarseDistance(stored, probed);
     if (raw && i < raw.length) {
-      // The unprotected baseline: the same rotations and shifts, on the codes themselves.
-      const enrolled = rawCode(shape, buffers, gallerySlot, zeroRotation);
+      // The unprotected baseline: the same rotations, scales and shifts, on the codes themselves.
+      const enrolled = rawCode(shape, buffers, gallerySlot, IDENTITY_POSE);
       let best = 1;
-      for (let r = 0; r < shape.rotations; r++) {
+      for (let r = 0; r < shape.poses; r++) {
         best = Math.min(
           best,
           codeDistance(

@@ -33,6 +33,11 @@ export interface FeatureOptions {
   normaliseRadius_px: number;
   /** A cell is masked when its orientation contrast is below this fraction of the image's median. */
   maskFraction: number;
+  /**
+   * Gaussian smoothing of each orientation's response map across cells (standard deviation in cells; 0 or
+   * absent: none). Pools a line's response over its neighbourhood, so a code survives noise and small shifts.
+   */
+  smooth_cells?: number;
 }
 
 export const DEFAULT_FEATURE_OPTIONS: Readonly<FeatureOptions> = {
@@ -384,6 +389,8 @@ export interface Alignment {
   rotation_deg: number;
   dx_cells: number;
   dy_cells: number;
+  /** The probe's ROI scale relative to the enrolled one's (1: same; 1.05: the palm looks 5 % larger). */
+  scale?: number;
 }
 
 export const NO_ALIGNMENT: Readonly<Alignment> = { rotation_deg: 0, dx_cells: 0, dy_cells: 0 };
@@ -401,7 +408,37 @@ export function extractFeatures(
   normaliseContrast(image, options.workingSize, options.normaliseRadius_px);
   const bank = options.kind === 'rloc' ? lineBank(options) : gaborBank(options);
   const responses = gaborResponses(image, options.workingSize, options.grid, bank);
+  if (options.smooth_cells) smoothResponses(responses, options.grid, options.smooth_cells);
   return { options, grid: options.grid, responses };
+}
+
+/** Separable Gaussian smoothing of each orientation's map in place (cell-major layout; edges clamped). */
+export function smoothResponses(responses: Float32Array, grid: number, sigma_cells: number): void {
+  const radius = Math.ceil(2.5 * sigma_cells);
+  const kernel = new Float32Array(2 * radius + 1);
+  let total = 0;
+  for (let i = -radius; i <= radius; i++)
+    total += kernel[i + radius] = Math.exp(-(i * i) / (2 * sigma_cells ** 2));
+  for (let i = 0; i < kernel.length; i++) kernel[i]! /= total;
+  const scratch = new Float32Array(responses.length);
+  const pass = (from: Float32Array, to: Float32Array, stepX: number, stepY: number) => {
+    for (let y = 0; y < grid; y++) {
+      for (let x = 0; x < grid; x++) {
+        const cell = (y * grid + x) * ORIENTATIONS;
+        for (let k = 0; k < ORIENTATIONS; k++) {
+          let acc = 0;
+          for (let i = -radius; i <= radius; i++) {
+            const xx = Math.min(grid - 1, Math.max(0, x + i * stepX));
+            const yy = Math.min(grid - 1, Math.max(0, y + i * stepY));
+            acc += kernel[i + radius]! * from[(yy * grid + xx) * ORIENTATIONS + k]!;
+          }
+          to[cell + k] = acc;
+        }
+      }
+    }
+  };
+  pass(responses, scratch, 1, 0);
+  pass(scratch, responses, 0, 1);
 }
 
 export interface AlignedResponses {
@@ -419,13 +456,14 @@ export interface AlignedResponses {
 export function alignResponses(features: PalmFeatures, alignment: Readonly<Alignment>): AlignedResponses {
   const { grid, responses } = features;
   const valid = new Uint8Array(grid * grid);
-  if (alignment.rotation_deg === 0 && alignment.dx_cells === 0 && alignment.dy_cells === 0) {
+  const scale = alignment.scale ?? 1;
+  if (alignment.rotation_deg === 0 && alignment.dx_cells === 0 && alignment.dy_cells === 0 && scale === 1) {
     valid.fill(1);
     return { responses, valid };
   }
   const angle = (alignment.rotation_deg * Math.PI) / 180;
-  const cos = Math.cos(angle);
-  const sin = Math.sin(angle);
+  const cos = Math.cos(angle) * scale;
+  const sin = Math.sin(angle) * scale;
   const half = grid / 2;
   const channelShift = alignment.rotation_deg / (180 / ORIENTATIONS);
   const out = new Float32Array(responses.length);
@@ -473,10 +511,22 @@ function clearInvalid(code: PalmCode, valid: Uint8Array): PalmCode {
   return code;
 }
 
-/** The full code of a capture, optionally as seen under an alignment. */
-export function encodeCode(features: PalmFeatures, alignment: Readonly<Alignment> = NO_ALIGNMENT): PalmCode {
+/**
+ * The full code of a capture, optionally as seen under an alignment, optionally from responses smoothed
+ * across cells (`smoothResponses`) after the alignment.
+ */
+export function encodeCode(
+  features: PalmFeatures,
+  alignment: Readonly<Alignment> = NO_ALIGNMENT,
+  smooth_cells = 0,
+): PalmCode {
   const aligned = alignResponses(features, alignment);
-  return clearInvalid(encodeResponses(aligned.responses, features.grid, features.options), aligned.valid);
+  let responses = aligned.responses;
+  if (smooth_cells > 0) {
+    responses = Float32Array.from(responses);
+    smoothResponses(responses, features.grid, smooth_cells);
+  }
+  return clearInvalid(encodeResponses(responses, features.grid, features.options), aligned.valid);
 }
 
 /** ROI -> full code, no alignment: what enrolment stores (once protected). */

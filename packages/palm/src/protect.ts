@@ -29,7 +29,14 @@
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
-import { encodeCode, type FeatureKind, type PalmCode, type PalmFeatures } from './features';
+import {
+  encodeCode,
+  NO_ALIGNMENT,
+  type Alignment,
+  type FeatureKind,
+  type PalmCode,
+  type PalmFeatures,
+} from './features';
 
 export interface ProtectionParameters {
   /** Index-of-Max outputs of the full template. */
@@ -40,6 +47,12 @@ export interface ProtectionParameters {
   candidates: 2 | 4 | 16;
   /** Code bits summed by each projection. */
   taps: number;
+  /**
+   * The coarse prefix's symbols hash a code of the responses smoothed across cells by this standard
+   * deviation (cells), so that stage 1 tolerates larger misalignments; the rest hash the sharp code. 0 or
+   * absent: every symbol hashes the sharp code (templates of version 1).
+   */
+  coarseSmooth_cells?: number;
 }
 
 export const DEFAULT_PROTECTION: Readonly<ProtectionParameters> = {
@@ -60,16 +73,27 @@ export interface AlignmentPlan {
   /** Rotations of the probe for the coarse template, each combined with each of `coarseShifts`. */
   coarseRotations_deg: readonly number[];
   coarseShifts: readonly (readonly [dx_cells: number, dy_cells: number])[];
+  /** Scales of the probe for the full template (each with every rotation); absent: 1 only. */
+  scales?: readonly number[];
+  /** Scales of the probe for the coarse template (each with every coarse rotation); absent: 1 only. */
+  coarseScales?: readonly number[];
 }
 
 /**
- * Chosen on the medium setting (benchmark): samples are off by up to ±5° each, so two of them by up to 10°;
- * steps of 4° leave at most 2°. The full-template filters are smooth enough to forgive about a cell, so the
- * coarse stage covers the same range with 3 rotations × 5 shifts (none and the four diagonals).
+ * Stage 2 (the full template) searches the pose a handheld phone camera leaves after the landmark crop
+ * (issue 26): each hold is off by up to ±8° / ±4 % shift / ±5 % scale at the camera model's medium level
+ * (±15° / ±8 % / ±10 % at hard), so two holds by twice that. Rotations of 5° steps over ±15° leave at most
+ * 2.5°, scales 0.91 / 1 / 1.09 at most 4.5 %, and whole-cell shifts up to ±3 cells (±9 % of the ROI) — 7 × 3
+ * × 49 = 1,029 alignments, measured on model A (bench/palm-tune.ts): medium fused EER 1.26 % → 0.00 %.
+ *
+ * Stage 1 (the coarse prefix over the whole gallery) keeps 15 alignments, its cost at N = 10^6: 3 rotations
+ * (−8°, 0, 8°) × 5 shifts (none and the four diagonals); its prefix is hashed from smoothed responses
+ * (DEFAULT_PROTECTION.coarseSmooth_cells) so that it tolerates what lies between them.
  */
 export const DEFAULT_ALIGNMENT_PLAN: Readonly<AlignmentPlan> = {
-  rotations_deg: [-8, -4, 0, 4, 8],
-  maxShift_cells: 2,
+  rotations_deg: [-15, -10, -5, 0, 5, 10, 15],
+  scales: [0.91, 1, 1.09],
+  maxShift_cells: 3,
   coarseRotations_deg: [-6, 0, 6],
   coarseShifts: [
     [0, 0],
@@ -79,6 +103,17 @@ export const DEFAULT_ALIGNMENT_PLAN: Readonly<AlignmentPlan> = {
     [1, 1],
   ],
 };
+
+/** How many full alignments a probe made under `plan` has (poses × shifts). */
+export function fineAlignmentsOf(plan: Readonly<AlignmentPlan>): number {
+  const span = 2 * plan.maxShift_cells + 1;
+  return plan.rotations_deg.length * (plan.scales?.length ?? 1) * span * span;
+}
+
+/** How many coarse alignments a probe made under `plan` has. */
+export function coarseAlignmentsOf(plan: Readonly<AlignmentPlan>): number {
+  return plan.coarseRotations_deg.length * (plan.coarseScales?.length ?? 1) * plan.coarseShifts.length;
+}
 
 export interface ProtectedTemplate {
   readonly kind: FeatureKind;
@@ -163,6 +198,16 @@ class KeyStream {
   }
 }
 
+/** One pose's codes as signed planes: the sharp code, and the smoothed one (the same object when unused). */
+interface PoseCode {
+  code: PalmCode;
+  values: Int8Array;
+}
+interface PoseCodes {
+  sharp: PoseCode;
+  smooth: PoseCode;
+}
+
 interface Projections {
   /** Index of each tap's code value in the padded signed layout: hash-major, then candidate, then tap. */
   readonly index: Int32Array;
@@ -226,6 +271,7 @@ function hashShifts(
   values: Int8Array,
   offsets: readonly number[],
   projections: Projections,
+  fromHash: number,
   hashes: number,
   candidates: number,
   taps: number,
@@ -239,7 +285,7 @@ function hashShifts(
   const shifts = offsets.length;
   if (candidates === 4 && taps === 4) {
     // The default parameters, written out: 16 taps per output held in locals across the shifts.
-    for (let h = 0, t = 0; h < hashes; h++, t += 16) {
+    for (let h = fromHash, t = 16 * fromHash; h < hashes; h++, t += 16) {
       const i0 = index[t]!,
         i1 = index[t + 1]!,
         i2 = index[t + 2]!,
@@ -298,7 +344,7 @@ function hashShifts(
     }
   } else {
     const span = candidates * taps;
-    for (let h = 0; h < hashes; h++) {
+    for (let h = fromHash; h < hashes; h++) {
       const base = h * span;
       const word = Math.floor(h / perWord);
       const shift = (h % perWord) * symbolBits;
@@ -321,7 +367,7 @@ function hashShifts(
   const words = hashes / perWord;
   for (let s = 0; s < shifts; s++) {
     const at = firstWord + s * stride;
-    for (let k = 0; k < words; k++) out[at + k]! ^= whitening[k]!;
+    for (let k = fromHash / perWord; k < words; k++) out[at + k]! ^= whitening[k]!;
   }
 }
 
@@ -380,10 +426,22 @@ export class TemplateProtector {
     return projections;
   }
 
-  /** Hashes one code under each offset; the results go to `out` from word `at`, `stride` words apart. */
+  /** The codes one pose of a capture hashes: the sharp code and, if the parameters ask, the smoothed one. */
+  private codesAt(features: PalmFeatures, alignment: Readonly<Alignment>): PoseCodes {
+    const code = encodeCode(features, alignment);
+    const sharp = { code, values: signedPlanes(code, MAX_SHIFT_CELLS) };
+    const smooth_cells = this.parameters.coarseSmooth_cells ?? 0;
+    if (smooth_cells <= 0) return { sharp, smooth: sharp };
+    const smoothCode = encodeCode(features, alignment, smooth_cells);
+    return { sharp, smooth: { code: smoothCode, values: signedPlanes(smoothCode, MAX_SHIFT_CELLS) } };
+  }
+
+  /**
+   * Hashes the first `hashes` outputs of one pose under each offset; the results go to `out` from word `at`,
+   * `stride` words apart. The coarse prefix comes from the smoothed code, the rest from the sharp one.
+   */
   private hash(
-    code: PalmCode,
-    values: Int8Array,
+    codes: PoseCodes,
     offsets: readonly number[],
     hashes: number,
     out: Uint32Array,
@@ -391,17 +449,33 @@ export class TemplateProtector {
     stride: number,
   ): void {
     const p = this.parameters;
-    const projections = this.projectionsFor(code);
-    hashShifts(values, offsets, projections, hashes, p.candidates, p.taps, this.symbolBits, out, at, stride);
+    const split = codes.smooth === codes.sharp ? 0 : Math.min(hashes, p.coarseHashes);
+    const projections = this.projectionsFor(codes.sharp.code);
+    const run = (values: Int8Array, from: number, to: number) =>
+      hashShifts(
+        values,
+        offsets,
+        projections,
+        from,
+        to,
+        p.candidates,
+        p.taps,
+        this.symbolBits,
+        out,
+        at,
+        stride,
+      );
+    if (split > 0) run(codes.smooth.values, 0, split);
+    if (split < hashes) run(codes.sharp.values, split, hashes);
   }
 
   /** The template stored at enrolment: the capture as it is, no alignment. */
   enrol(features: PalmFeatures): ProtectedTemplate {
-    const code = encodeCode(features);
+    const codes = this.codesAt(features, NO_ALIGNMENT);
     const words = new Uint32Array(this.words);
-    this.hash(code, signedPlanes(code, MAX_SHIFT_CELLS), [0], this.parameters.hashes, words, 0, this.words);
+    this.hash(codes, [0], this.parameters.hashes, words, 0, this.words);
     return {
-      kind: code.kind,
+      kind: codes.sharp.code.kind,
       symbolBits: this.symbolBits,
       hashes: this.parameters.hashes,
       coarseHashes: this.parameters.coarseHashes,
@@ -422,36 +496,39 @@ export class TemplateProtector {
       throw new RangeError('empty alignment plan');
     }
     const side = features.grid + 2 * MAX_SHIFT_CELLS;
-    // The aligned, signed codes per rotation, shared by the two stages.
-    const signed = new Map<number, { code: PalmCode; values: Int8Array }>();
-    const at = (rotation_deg: number) => {
-      let entry = signed.get(rotation_deg);
+    // The aligned, signed codes per rotation and scale, shared by the two stages.
+    const signed = new Map<string, PoseCodes>();
+    const at = (rotation_deg: number, scale: number) => {
+      const key = `${rotation_deg}/${scale}`;
+      let entry = signed.get(key);
       if (!entry) {
-        const code = encodeCode(features, { rotation_deg, dx_cells: 0, dy_cells: 0 });
-        entry = { code, values: signedPlanes(code, MAX_SHIFT_CELLS) };
-        signed.set(rotation_deg, entry);
+        entry = this.codesAt(features, { rotation_deg, dx_cells: 0, dy_cells: 0, scale });
+        signed.set(key, entry);
       }
       return entry;
     };
+    const poses = (rotations: readonly number[], scales: readonly number[]) =>
+      scales.flatMap((scale) => rotations.map((rotation_deg) => ({ rotation_deg, scale })));
+    const finePoses = poses(plan.rotations_deg, plan.scales ?? [1]);
+    const coarsePoses = poses(plan.coarseRotations_deg, plan.coarseScales ?? [1]);
     const span = 2 * maxShift_cells + 1;
-    const fineAlignments = plan.rotations_deg.length * span * span;
+    const fineAlignments = finePoses.length * span * span;
     const fine = new Uint32Array(fineAlignments * this.words);
     const offsets: number[] = [];
     for (let dy = -maxShift_cells; dy <= maxShift_cells; dy++) {
       for (let dx = -maxShift_cells; dx <= maxShift_cells; dx++) offsets.push(dy * side + dx);
     }
-    plan.rotations_deg.forEach((rotation_deg, r) => {
-      const { code, values } = at(rotation_deg);
+    finePoses.forEach(({ rotation_deg, scale }, r) => {
       const first = r * offsets.length * this.words;
-      this.hash(code, values, offsets, this.parameters.hashes, fine, first, this.words);
+      this.hash(at(rotation_deg, scale), offsets, this.parameters.hashes, fine, first, this.words);
     });
-    const coarseAlignments = plan.coarseRotations_deg.length * plan.coarseShifts.length;
+    const coarseAlignments = coarsePoses.length * plan.coarseShifts.length;
     const coarse = new Uint32Array(coarseAlignments * this.coarseWords);
     const coarseOffsets = plan.coarseShifts.map(([dx, dy]) => dy * side + dx);
-    plan.coarseRotations_deg.forEach((rotation_deg, r) => {
-      const { code, values } = at(rotation_deg);
+    coarsePoses.forEach(({ rotation_deg, scale }, r) => {
       const first = r * coarseOffsets.length * this.coarseWords;
-      this.hash(code, values, coarseOffsets, this.parameters.coarseHashes, coarse, first, this.coarseWords);
+      const codes = at(rotation_deg, scale);
+      this.hash(codes, coarseOffsets, this.parameters.coarseHashes, coarse, first, this.coarseWords);
     });
     return {
       symbolBits: this.symbolBits,

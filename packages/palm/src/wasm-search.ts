@@ -86,8 +86,11 @@ const PAGE = 65536;
 /** One probe's coarse alignments; two probe areas: the main thread's and the workers'. */
 const PROBE_BYTES = PAGE;
 const MAX_PAGES = 65536;
-/** Stage 2 in the kernel: the probe's full alignments (at most this many bytes), and templates per call. */
-const FINE_PROBE_BYTES = 2 * PAGE;
+/**
+ * Stage 2 in the kernel: the probe's full alignments (at most this many bytes: 2,048 alignments of the
+ * engine's 256-byte templates; its plan has 1,029), and templates per call.
+ */
+const FINE_PROBE_BYTES = 8 * PAGE;
 const FINE_BATCH = 512;
 
 function decodeBase64(text: string): Uint8Array {

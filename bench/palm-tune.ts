@@ -1,0 +1,294 @@
+/**
+ * A small, fast accuracy measurement for tuning the palm engine (issue 26), on ONE palm model and nuisance
+ * level at a time. Model A only (bench/palm-data/model-a.ts, the engine's own generator seen through the
+ * phone-camera model bench/palm-data/camera.ts); never run it on model B, the held-out set.
+ *
+ *   node --import tsx bench/palm-tune.ts [--level medium] [--identities 200] [--holds 3] [--impostors 30000]
+ *                                        [--seed 7] [--source camera|synthetic] [--plan '{"scales":[1]}']
+ *                                        [--cache /tmp/palm-tune] [--features '{"smooth_cells":1}']
+ *                                        [--protection '{"coarseSmooth_cells":1}']
+ *
+ * Per identity: `holds` holds of 3 frames each (one pose, light and focus per hold; bench/palm-data/camera.ts
+ * `captureHold`). Registration = hold 0 fused (packages/palm/src/fusion.ts), as the server registers; probes =
+ * every later hold fused (a payment scan), and, for the one-capture rows, frame 0 of hold 0 against frame 0 of
+ * every later hold. Distances are the protected ones the server uses (`verifyDistance`, stage 2's full
+ * alignments; `coarseDistance`, stage 1's coarse prefix): every genuine pair and `impostors` random pairs of
+ * different identities. Prints EER, FNMR at FMR 1e-3 / 1e-4, genuine and impostor mean ± sd, the fitted
+ * normal tail of the impostors (location / scale, as DEFAULT_IMPOSTOR_MODEL), stage 1's genuine miss at the
+ * coarse distance that 256 of 10^6 impostors reach (the shortlist at N = 10^6, a proxy for decision 016's
+ * survival estimate) and the time per extraction + fusion + protection of a 3-frame scan.
+ *
+ * `--source synthetic` uses packages/palm/src/synthetic.ts `renderSample` at the level's setting instead of
+ * the camera model (independent captures as frames; a stand-in when bench/palm-data is not there).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import {
+  DEFAULT_FEATURE_OPTIONS,
+  extractFeatures,
+  type FeatureOptions,
+  type PalmFeatures,
+} from '../packages/palm/src/features';
+import { fuseFeatures } from '../packages/palm/src/fusion';
+import {
+  DEFAULT_ALIGNMENT_PLAN,
+  DEFAULT_PROTECTION,
+  TemplateProtector,
+  type AlignmentPlan,
+  type ProbeTemplates,
+  type ProtectedTemplate,
+} from '../packages/palm/src/protect';
+import { createRng } from '../packages/palm/src/random';
+import { coarseDistance, normalQuantile, verifyDistance } from '../packages/palm/src/search';
+import { createIdentity, renderSample, type SyntheticSetting } from '../packages/palm/src/synthetic';
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? fallback : process.argv[i + 1]!;
+}
+
+const LEVEL = option('level', 'medium') as SyntheticSetting;
+const IDENTITIES = Number(option('identities', '200'));
+const HOLDS = Number(option('holds', '3'));
+const IMPOSTORS = Number(option('impostors', '30000'));
+const SEED = Number(option('seed', '7'));
+const SOURCE = option('source', 'camera');
+const FRAMES = 3;
+const SIZE = 128;
+/** An alignment plan as JSON (fields of AlignmentPlan to override), for trying plans without editing. */
+const PLAN: Readonly<AlignmentPlan> = { ...DEFAULT_ALIGNMENT_PLAN, ...JSON.parse(option('plan', '{}')) };
+/** Feature options as JSON (fields of FeatureOptions to override). */
+const FEATURES: Readonly<FeatureOptions> = {
+  ...DEFAULT_FEATURE_OPTIONS,
+  ...JSON.parse(option('features', '{}')),
+};
+const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 5) & 0xff);
+
+type HoldSource = (identity: number, hold: number) => Uint8Array[];
+
+async function holdSource(): Promise<HoldSource> {
+  if (SOURCE === 'synthetic') {
+    const cache = new Map<number, ReturnType<typeof createIdentity>>();
+    return (identity, hold) => {
+      let palm = cache.get(identity);
+      if (!palm) cache.set(identity, (palm = createIdentity(SEED, identity)));
+      return Array.from({ length: FRAMES }, (_, f) => renderSample(palm!, hold * FRAMES + f, LEVEL, SIZE));
+    };
+  }
+  // Model A through the camera model (bench/palm-data, branch palm-data).
+  const modelPath = './palm-data/model-a';
+  const cameraPath = './palm-data/camera';
+  const { modelA } = (await import(modelPath)) as {
+    modelA: { identity(seed: number, index: number): unknown };
+  };
+  const { captureHold, holdSeed } = (await import(cameraPath)) as {
+    captureHold(identity: unknown, level: string, seed: number, frames: number): Uint8Array[];
+    holdSeed(seed: number, identity: number, hold: number): number;
+  };
+  const cache = new Map<number, unknown>();
+  return (identity, hold) => {
+    let palm = cache.get(identity);
+    if (palm === undefined) cache.set(identity, (palm = modelA.identity(SEED, identity)));
+    return captureHold(palm, LEVEL, holdSeed(SEED, identity, hold), FRAMES);
+  };
+}
+
+interface Scores {
+  genuine: Float64Array;
+  impostor: Float64Array;
+}
+
+function sorted(values: number[]): Float64Array {
+  return Float64Array.from(values).sort();
+}
+
+function countAtMost(values: Float64Array, t: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid]! <= t) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function eer(s: Scores): number {
+  let best = { gap: Infinity, rate: 1 };
+  for (const t of [...s.genuine, ...s.impostor]) {
+    const fmr = countAtMost(s.impostor, t) / s.impostor.length;
+    const fnmr = 1 - countAtMost(s.genuine, t) / s.genuine.length;
+    if (Math.abs(fmr - fnmr) < best.gap) best = { gap: Math.abs(fmr - fnmr), rate: (fmr + fnmr) / 2 };
+  }
+  return best.rate;
+}
+
+function fnmrAtFmr(s: Scores, fmr: number): number {
+  const k = Math.floor(fmr * s.impostor.length);
+  const t = s.impostor[Math.max(0, k)]! - 1e-9;
+  return 1 - countAtMost(s.genuine, t) / s.genuine.length;
+}
+
+function meanSd(values: Float64Array): string {
+  let sum = 0;
+  let sum2 = 0;
+  for (const v of values) {
+    sum += v;
+    sum2 += v * v;
+  }
+  const mean = sum / values.length;
+  return `${mean.toFixed(4)} ± ${Math.sqrt(Math.max(0, sum2 / values.length - mean * mean)).toFixed(4)}`;
+}
+
+/** Normal-tail fit of the impostor quantiles between FMR 1e-4 and 1e-1 (what the sample resolves). */
+function fitTail(impostor: Float64Array): { location: number; scale: number } {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let e = -4; e <= -1; e += 0.25) {
+    const k = Math.floor(10 ** e * impostor.length);
+    if (k < 3) continue;
+    xs.push(normalQuantile(10 ** e));
+    ys.push(impostor[k]!);
+  }
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+    sxx += (xs[i]! - mx) ** 2;
+  }
+  const scale = sxy / sxx;
+  return { location: my - scale * mx, scale };
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(3)} %`;
+
+function report(label: string, fine: Scores, coarse: Scores): void {
+  const fit = fitTail(fine.impostor);
+  const coarseFit = fitTail(coarse.impostor);
+  // Stage 1 keeps 256 of 10^6 (decision 016): a mate is lost past the coarse distance 2.56e-4 of impostors reach.
+  const cut = coarseFit.location + coarseFit.scale * normalQuantile(256 / 1e6);
+  const stage1Miss = 1 - countAtMost(coarse.genuine, cut) / coarse.genuine.length;
+  const t6 = fit.location + fit.scale * normalQuantile(1e-6);
+  const t9 = fit.location + fit.scale * normalQuantile(1e-9);
+  console.log(
+    [
+      `${label.padEnd(10)} EER ${pct(eer(fine))}  FNMR@1e-3 ${pct(fnmrAtFmr(fine, 1e-3))}  FNMR@1e-4 ${pct(fnmrAtFmr(fine, 1e-4))}`,
+      `  genuine ${meanSd(fine.genuine)}  impostor ${meanSd(fine.impostor)}  fit ${fit.location.toFixed(4)} / ${fit.scale.toFixed(4)}`,
+      `  FNMR@fit1e-6 ${pct(1 - countAtMost(fine.genuine, t6) / fine.genuine.length)}  FNMR@fit1e-9 ${pct(1 - countAtMost(fine.genuine, t9) / fine.genuine.length)}`,
+      `  coarse EER ${pct(eer(coarse))}  genuine ${meanSd(coarse.genuine)}  impostor ${meanSd(coarse.impostor)}  stage-1 miss @256/1e6 ${pct(stage1Miss)}`,
+    ].join('\n'),
+  );
+}
+
+/**
+ * The frames of every hold, rendered once per (source, level, identities, holds, seed) and kept in the
+ * --cache folder if given (rendering through the camera model is most of a run's time).
+ */
+async function allHolds(): Promise<Uint8Array[][][]> {
+  const cacheDir = option('cache', '');
+  const file = `${cacheDir}/palm-tune-${SOURCE}-${LEVEL}-${IDENTITIES}x${HOLDS}-${SEED}.bin`;
+  const frameBytes = SIZE * SIZE;
+  const count = IDENTITIES * HOLDS * FRAMES;
+  if (cacheDir && existsSync(file)) {
+    const bytes = new Uint8Array(readFileSync(file));
+    if (bytes.length === count * frameBytes) {
+      return Array.from({ length: IDENTITIES }, (_, id) =>
+        Array.from({ length: HOLDS }, (_, hold) =>
+          Array.from({ length: FRAMES }, (_, f) => {
+            const at = ((id * HOLDS + hold) * FRAMES + f) * frameBytes;
+            return bytes.slice(at, at + frameBytes);
+          }),
+        ),
+      );
+    }
+  }
+  const source = await holdSource();
+  const holds = Array.from({ length: IDENTITIES }, (_, id) =>
+    Array.from({ length: HOLDS }, (_, hold) => source(id, hold)),
+  );
+  if (cacheDir) {
+    const bytes = new Uint8Array(count * frameBytes);
+    holds.flat(2).forEach((frame, i) => bytes.set(frame, i * frameBytes));
+    writeFileSync(file, bytes);
+  }
+  return holds;
+}
+
+async function main(): Promise<void> {
+  const holds = await allHolds();
+  const protector = new TemplateProtector(KEY, {
+    ...DEFAULT_PROTECTION,
+    ...JSON.parse(option('protection', '{}')),
+  });
+  let scanMs = 0;
+  let scans = 0;
+  const fusedEnrol: ProtectedTemplate[] = [];
+  const singleEnrol: ProtectedTemplate[] = [];
+  const fusedProbes: ProbeTemplates[][] = [];
+  const singleProbes: ProbeTemplates[][] = [];
+  const started = performance.now();
+  for (let id = 0; id < IDENTITIES; id++) {
+    const fp: ProbeTemplates[] = [];
+    const sp: ProbeTemplates[] = [];
+    for (let hold = 0; hold < HOLDS; hold++) {
+      const frames = holds[id]![hold]!;
+      const t0 = performance.now();
+      const features: PalmFeatures[] = frames.map((frame) => extractFeatures(frame, SIZE, FEATURES));
+      const fused = fuseFeatures(features).features;
+      if (hold === 0) {
+        fusedEnrol.push(protector.enrol(fused));
+        scanMs += performance.now() - t0;
+        scans++;
+        singleEnrol.push(protector.enrol(features[0]!));
+      } else {
+        fp.push(protector.probe(fused, PLAN));
+        scanMs += performance.now() - t0;
+        scans++;
+        sp.push(protector.probe(features[0]!, PLAN));
+      }
+    }
+    fusedProbes.push(fp);
+    singleProbes.push(sp);
+  }
+  const built = performance.now() - started;
+  const measure = (enrol: ProtectedTemplate[], probes: ProbeTemplates[][]) => {
+    const g: number[] = [];
+    const gc: number[] = [];
+    for (let id = 0; id < IDENTITIES; id++) {
+      for (const probe of probes[id]!) {
+        g.push(verifyDistance(enrol[id]!, probe));
+        gc.push(coarseDistance(enrol[id]!, probe));
+      }
+    }
+    const rng = createRng(SEED ^ 0x5eed);
+    const im: number[] = [];
+    const ic: number[] = [];
+    for (let k = 0; k < IMPOSTORS; k++) {
+      const a = rng.int(IDENTITIES);
+      let b = rng.int(IDENTITIES - 1);
+      if (b >= a) b++;
+      const probe = probes[b]![rng.int(probes[b]!.length)]!;
+      im.push(verifyDistance(enrol[a]!, probe));
+      ic.push(coarseDistance(enrol[a]!, probe));
+    }
+    return {
+      fine: { genuine: sorted(g), impostor: sorted(im) },
+      coarse: { genuine: sorted(gc), impostor: sorted(ic) },
+    };
+  };
+  const single = measure(singleEnrol, singleProbes);
+  const fused = measure(fusedEnrol, fusedProbes);
+  console.log(
+    `source ${SOURCE} level ${LEVEL}: ${IDENTITIES} identities × ${HOLDS} holds × ${FRAMES} frames, ${IMPOSTORS} impostor pairs; seed ${SEED}`,
+  );
+  report('single', single.fine, single.coarse);
+  report('fused', fused.fine, fused.coarse);
+  console.log(
+    `scan (3 frames: extract + fuse + protect) ${(scanMs / scans).toFixed(1)} ms; build ${(built / 1000).toFixed(1)} s`,
+  );
+}
+
+await main();
