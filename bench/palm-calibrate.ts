@@ -14,14 +14,13 @@
  *          --levels easy,medium,hard
  */
 import { availableParallelism } from 'node:os';
-import { TemplateProtector } from '../packages/palm/src/protect';
 import { DEFAULT_IMPOSTOR_MODEL, thresholdForFmr, type ImpostorModel } from '../packages/palm/src/search';
 import type { NuisanceLevel } from './palm-data/camera';
-import { LEVEL_NAMES, MODEL_NAMES, SCAN_FRAMES, SEEDS, type ModelName } from './palm-capture';
+import { LEVEL_NAMES, MODEL_NAMES, SEEDS, type ModelName } from './palm-capture';
 import { BIG_N, FPIR_TARGET } from './palm-cascade';
 import { Pool } from './palm-pool';
-import { countAtMost, envelopeModel, fitImpostorTail, sorted } from './palm-scores';
-import { kindBuffers, layout, type BuildConfig } from './palm-worker';
+import { fusedImpostorScores } from './palm-impostors';
+import { countAtMost, envelopeModel, fitImpostorTail } from './palm-scores';
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,39 +44,13 @@ const LOW_FMR = FPIR_TARGET / BIG_N;
 const HIGH_FMR = FPIR_TARGET;
 const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 41 + 7) & 0xff);
 
-/**
- * Fused-scan impostor distances of one model at one level: one hold of each palm, fused, as the payment scan
- * against every other palm's as the registration (both directions: the probe's alignments differ).
- */
-async function impostorScores(pool: Pool, model: ModelName, level: NuisanceLevel): Promise<Float64Array> {
-  const shape = layout(new TemplateProtector(KEY));
-  const config: BuildConfig = {
-    model,
-    level,
-    seed: SEEDS.calibration,
-    holds: 1,
-    frames: SCAN_FRAMES,
-    maxHolds: 1,
-  };
-  const fused = kindBuffers(shape, IDENTITIES, false);
-  await pool.build(config, { fused }, IDENTITIES);
-  const made = new Uint8Array(fused.made);
-  const pairs: number[] = [];
-  for (let i = 0; i < IDENTITIES; i++) {
-    if (!made[i]) continue;
-    for (let j = 0; j < IDENTITIES; j++) if (j !== i && made[j]) pairs.push(i, j);
-  }
-  const { fine } = await pool.compare(fused, Int32Array.from(pairs));
-  return sorted(fine);
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
   const pool = new Pool(WORKERS, KEY);
   const fits: { model: ModelName; level: NuisanceLevel; fit: ImpostorModel; impostor: Float64Array }[] = [];
   for (const level of RUN_LEVELS) {
     for (const model of RUN_MODELS) {
-      const impostor = await impostorScores(pool, model, level);
+      const impostor = await fusedImpostorScores(pool, model, level, SEEDS.calibration, IDENTITIES);
       const fit = fitImpostorTail(impostor);
       fits.push({ model, level, fit, impostor });
       console.log(

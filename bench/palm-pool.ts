@@ -10,7 +10,10 @@ export class Pool {
   private waiting: (() => void)[] = [];
   readonly workers: Worker[];
 
-  constructor(count: number, key: Uint8Array) {
+  constructor(
+    count: number,
+    readonly key: Uint8Array,
+  ) {
     // Worker threads do not inherit tsx's loader in Node 20: each registers it before importing the TS file.
     const source =
       `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})` +

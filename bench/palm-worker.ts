@@ -69,6 +69,11 @@ export interface BuildConfig {
   frames: number;
   /** Holds a gated scan may take in all before it gives up. */
   maxHolds: number;
+  /**
+   * 'server': hold 0 is the registration (its enrolled template only) and the later holds payment scans
+   * (their probe templates only), as the server uses them; 'both': every hold makes both.
+   */
+  roles: 'server' | 'both';
 }
 
 export interface BuildTally {
@@ -188,6 +193,12 @@ export function templateOf(
   };
 }
 
+/** What a slot's scan is made into: its enrolled template, its probe templates, or both. */
+export interface Roles {
+  enrol: boolean;
+  probe: boolean;
+}
+
 /** Writes a scan's templates (and raw codes, when the kind keeps them) into its slot. */
 function store(
   protector: TemplateProtector,
@@ -195,13 +206,16 @@ function store(
   kind: KindBuffers,
   slot: number,
   features: PalmFeatures,
+  roles: Roles,
 ): number {
   const t0 = performance.now();
-  new Uint32Array(kind.enrol).set(protector.enrol(features).words, slot * shape.words);
-  const p = protector.probe(features);
+  if (roles.enrol) new Uint32Array(kind.enrol).set(protector.enrol(features).words, slot * shape.words);
+  if (roles.probe) {
+    const p = protector.probe(features);
+    new Uint32Array(kind.probeFine).set(p.fine, slot * shape.fineAlignments * shape.words);
+    new Uint32Array(kind.probeCoarse).set(p.coarse, slot * shape.coarseAlignments * shape.coarseWords);
+  }
   const elapsed = performance.now() - t0;
-  new Uint32Array(kind.probeFine).set(p.fine, slot * shape.fineAlignments * shape.words);
-  new Uint32Array(kind.probeCoarse).set(p.coarse, slot * shape.coarseAlignments * shape.coarseWords);
   if (kind.raw.byteLength > 0) {
     const raw = new Uint32Array(kind.raw);
     POSES.forEach(({ rotation_deg, scale }, r) => {
@@ -272,17 +286,19 @@ export function buildIdentities(
     const palm = palmOf(config.model, config.seed, identity);
     for (let h = 0; h < config.holds; h++) {
       const slot = identity * config.holds + h;
+      const roles: Roles =
+        config.roles === 'both' ? { enrol: true, probe: true } : { enrol: h === 0, probe: h > 0 };
       const capture = (hold: number) =>
         new Hold(palm, config.level, holdSeed(config.seed, identity, hold, config.level), config.frames);
       const hold = capture(h);
       const holds = [hold];
       if (buffers.single) {
-        tally.protect_ms += store(protector, shape, buffers.single, slot, hold.features(0));
+        tally.protect_ms += store(protector, shape, buffers.single, slot, hold.features(0), roles);
         tally.dataPoints += encodeCode(hold.features(0)).mask.reduce((a, word) => a + popcount32(word), 0);
         tally.dataPointScans++;
       }
       const fused = fuse(Array.from({ length: SCAN_FRAMES }, (_, f) => hold.features(f)));
-      if (fused) tally.protect_ms += store(protector, shape, buffers.fused, slot, fused);
+      if (fused) tally.protect_ms += store(protector, shape, buffers.fused, slot, fused, roles);
       tally.scans += 2;
       if (!buffers.gatedFused && !buffers.gatedSingle) continue;
       // The gate's table judges the frames of the ungated scan (the hold's first SCAN_FRAMES).
@@ -310,7 +326,7 @@ export function buildIdentities(
             copySlot(shape, buffers.single, buffers.gatedSingle, slot);
           } else {
             const features = scan.hold.features(scan.frames[0]!);
-            tally.protect_ms += store(protector, shape, buffers.gatedSingle, slot, features);
+            tally.protect_ms += store(protector, shape, buffers.gatedSingle, slot, features, roles);
           }
         }
       }
@@ -323,7 +339,8 @@ export function buildIdentities(
             if (fused) copySlot(shape, buffers.fused, buffers.gatedFused, slot);
           } else {
             const features = fuse(scan.frames.map((f) => scan.hold.features(f)));
-            if (features) tally.protect_ms += store(protector, shape, buffers.gatedFused, slot, features);
+            if (features)
+              tally.protect_ms += store(protector, shape, buffers.gatedFused, slot, features, roles);
           }
         }
       }
