@@ -237,9 +237,11 @@ test.describe('Palm scanner hand tracking (MediaPipe Hands)', () => {
   }) => {
     // One capture for the whole film: the stand-in landmarks hold still, so the palm under them must too (a
     // film that moves under fixed landmarks makes the three frames disagree on a slow machine).
-    await withPalmCamera(playwright, { identity: 1, framesPerSample: 24 }, 'roi-tracked', async (camera) => {
-      // Held well, the palm square (side 1.1 × 150 px, from 22 px below the knuckles) lies on the film's
-      // palm (the guide box, x 176–464 and y 96–384); far away, the hand is small.
+    // Held well, the palm square (side 1.1 × 150 px, from 22 px below the knuckles: x 238–403, y 193–358)
+    // is where the film draws the palm, so the crop shows a whole palm at the ROI's scale (a magnified part of
+    // one would look blurred to the quality gate); far away, the hand is small.
+    const film = { identity: 1, framesPerSample: 24, palm_square: { x: 238, y: 193, side: 165 } };
+    await withPalmCamera(playwright, film, 'roi-tracked', async (camera) => {
       const hands = { good: handLandmarks(320, 170, 150), far: handLandmarks(320, 240, 40) };
       const { page, preview, watched } = await startScan(camera, baseURL, account, 'Right', (page) =>
         fakeHandTracker(page, hands),

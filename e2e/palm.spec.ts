@@ -439,6 +439,34 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     }
   });
 
+  test('the quality hints in Hindi: with the site in Hindi, a blurred palm is told to hold still in Hindi', async ({
+    playwright,
+    baseURL,
+    account,
+  }) => {
+    test.setTimeout(180_000);
+    const camera = await launchWithPalmCamera(
+      playwright,
+      { seed: newPalmSeed(), identity: 1, blur_px: 3 },
+      'blurred-palm-hindi',
+    );
+    try {
+      const page = await signedInPage(camera, baseURL, account);
+      await stepUpByApi(page.request, account.contact);
+      await page.goto('/palm-register');
+      await page.getByLabel('Language').selectOption({ label: 'हिन्दी' });
+      await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
+      await page.getByRole('button', { name: 'Register Right Hand' }).click();
+      await page.getByRole('checkbox', { name: 'I agree' }).check();
+      await expect(page.getByTestId('palm-feedback')).toHaveText('हाथ स्थिर रखें: तस्वीर धुँधली है।', {
+        timeout: SCAN_TIMEOUT_MS,
+      });
+      await expect(page.getByText(`Captured 0 of ${PALM_SCAN_FRAMES}`)).toBeVisible();
+    } finally {
+      await camera.close();
+    }
+  });
+
   test('logged out, the page asks for a login; without a camera it says so, and the demo palm registers after 2 s', async ({
     page,
     account,

@@ -37,6 +37,12 @@ export interface PalmVideoOptions {
    */
   blur_px?: number;
   blurred_frames?: number;
+  /**
+   * Where the palm is drawn, in film pixels (default: the scanner's guide box). A palm square found from hand
+   * landmarks is smaller than the box: drawn there, the landmark crop shows a whole palm at the scale the ROI
+   * expects, as a real hand's own landmarks give it, rather than a magnified part of a palm.
+   */
+  palm_square?: { x: number; y: number; side: number };
 }
 
 const FRAMES_PER_SECOND = 10;
@@ -92,7 +98,7 @@ export function palmLumaFrames(options: PalmVideoOptions): Uint8Array[] {
   const background = toVideoLuma(options.background_grey ?? 60);
   const showPalm = options.show_palm ?? true;
   const gain = options.light_gain ?? 1;
-  const box = guideBoxOf(width_px, height_px);
+  const box = options.palm_square ?? guideBoxOf(width_px, height_px);
   const blur_px = ((options.blur_px ?? 0) * box.side) / PALM_ROI_SIZE;
   const blurredFrames = options.blurred_frames ?? frames;
   const identity = createIdentity(options.seed, options.identity);

@@ -10,6 +10,7 @@ import {
   guideBox,
   judgeLook,
   mostFrequent,
+  ScanDeadline,
   roiFromRgba,
   workingSide,
 } from './palm-frame';
@@ -204,5 +205,33 @@ describe('the quality gate on each look', () => {
         ]),
       ),
     ).toBe('blurry');
+  });
+});
+
+describe('the scan’s time limit', () => {
+  it('starts at the first palm-like look, runs out after its limit, and names what kept failing', () => {
+    const deadline = new ScanDeadline<string>(60_000, (reason) => reason === 'no-palm');
+    // An empty box for a long time: someone is awaited, the clock has not started.
+    deadline.refused('no-palm', 0);
+    deadline.refused('no-palm', 120_000);
+    expect(deadline.expired(200_000)).toBe(false);
+    deadline.refused('blurry', 200_000);
+    deadline.taken(200_500);
+    deadline.refused('blurry', 201_000);
+    deadline.refused('moving', 202_000);
+    expect(deadline.expired(259_999)).toBe(false);
+    expect(deadline.expired(260_000)).toBe(true);
+    expect(deadline.reason).toBe('no-palm');
+    deadline.refused('blurry', 260_000);
+    expect(deadline.reason).toBe('blurry');
+  });
+
+  it('a taken look starts the clock too; a limit must be positive', () => {
+    const deadline = new ScanDeadline<string>(1_000, () => false);
+    expect(deadline.reason).toBeNull();
+    deadline.taken(5);
+    expect(deadline.expired(1_004)).toBe(false);
+    expect(deadline.expired(1_005)).toBe(true);
+    expect(() => new ScanDeadline<string>(0, () => false)).toThrow(RangeError);
   });
 });

@@ -227,3 +227,40 @@ export function mostFrequent<T>(counts: ReadonlyMap<T, number>): T | null {
   }
   return best;
 }
+
+/**
+ * A scan's time limit and what kept its looks out: the clock starts at the first look that shows something
+ * (a refused look whose reason is not `idle`, or a taken one), so a scanner waiting for someone never runs
+ * out; once `limit_ms` has passed since, the scan is over and `reason` is what failed most often.
+ */
+export class ScanDeadline<Reason> {
+  #startedAt: number | null = null;
+  readonly #failures = new Map<Reason, number>();
+
+  constructor(
+    readonly limit_ms: number,
+    private readonly idle: (reason: Reason) => boolean,
+  ) {
+    if (!(limit_ms > 0)) throw new RangeError('limit_ms must be positive');
+  }
+
+  /** A look was taken as a frame. */
+  taken(now: number): void {
+    this.#startedAt ??= now;
+  }
+
+  /** A look was not taken, for `reason`. */
+  refused(reason: Reason, now: number): void {
+    if (!this.idle(reason)) this.#startedAt ??= now;
+    this.#failures.set(reason, (this.#failures.get(reason) ?? 0) + 1);
+  }
+
+  expired(now: number): boolean {
+    return this.#startedAt !== null && now - this.#startedAt >= this.limit_ms;
+  }
+
+  /** The reason seen most often (null when every look was taken). */
+  get reason(): Reason | null {
+    return mostFrequent(this.#failures);
+  }
+}

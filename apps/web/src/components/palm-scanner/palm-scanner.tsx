@@ -18,7 +18,7 @@ import { CameraUnavailable } from '../camera-unavailable';
 import { primaryButtonClass, secondaryButtonClass } from '../ui-classes';
 import { DemoGateError, demoFrames } from './demo-palm';
 import { fetchPalmConfig, palmConfigQueryKey } from './palm-config';
-import { bytesToBase64, guideBox, judgeLook, mostFrequent, roiFromRgba, workingSide } from './palm-frame';
+import { ScanDeadline, bytesToBase64, guideBox, judgeLook, roiFromRgba, workingSide } from './palm-frame';
 import type { PalmQuality } from './palm-frame';
 import type { HandTracker, TrackedHand } from './hand-landmarks';
 
@@ -408,19 +408,15 @@ function CameraScan({
       let looks = 0;
       let trackedLooks = 0;
       let handsFound = 0;
-      /** When a palm was first seen (the time limit's start), and why looks were not taken, by reason. */
-      let palmSeenAt: number | null = null;
-      const failures = new Map<Feedback, number>();
-      const refused = (reason: Feedback, now: number) => {
-        if (reason !== 'no-palm') palmSeenAt ??= now;
-        failures.set(reason, (failures.get(reason) ?? 0) + 1);
-      };
+      /** The time limit, from the first look that shows something palm-like (an empty box is waiting). */
+      const deadline = new ScanDeadline<Feedback>(SCAN_TIME_LIMIT_MS, (reason) => reason === 'no-palm');
+      const refused = (reason: Feedback, now: number) => deadline.refused(reason, now);
       /** Whether the scan ran out of time (it then stops and says what kept failing). */
       const outOfTime = (now: number): boolean => {
-        if (palmSeenAt === null || now - palmSeenAt < SCAN_TIME_LIMIT_MS) return false;
+        if (!deadline.expired(now)) return false;
         release();
         frames.length = 0;
-        timedOut(mostFrequent(failures));
+        timedOut(deadline.reason);
         return true;
       };
       /**
@@ -434,7 +430,7 @@ function CameraScan({
         const preview = previewRef.current;
         if (preview !== null) preview.dataset['qualityScore'] = assessment.score.toFixed(2);
         if (assessment.quality === 'ok') {
-          palmSeenAt ??= now;
+          deadline.taken(now);
           badSince = null;
           if (now - lastCaptureAt >= CAPTURE_GAP_MS) {
             frames.push(bytesToBase64(roi));
