@@ -4,6 +4,7 @@ import { verifyReceipt } from '@hasta/tlog/receipt';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { palmPayLimits } from '../src/env';
+import { VERSION_1_PROTECTION } from '@hasta/palm/protect';
 import { palmKeyFrom } from '../src/palm/palm-keys';
 import { takePalmPayment, type PalmPaymentDeps } from '../src/palm/take-palm-payment';
 import { mirrorFrame, PalmNotRecognisedError, PalmService } from '../src/palm/palm-service';
@@ -676,5 +677,41 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     const after = new PalmService(db, { current: newKey, previous: undefined }, options);
     await after.init();
     expect((await after.identify(scanOf(13, [8, 9, 10]))).userId).toBe(user.user.id);
+  });
+
+  it('recognises a palm registered as a version-1 template and re-makes it as the current version', async () => {
+    const db = test.database.db;
+    const options = { demoMode: true, maxPaymentPaise: 500_000n };
+    const secret = 'v'.repeat(40);
+    const version1 = palmKeyFrom(secret, VERSION_1_PROTECTION);
+    const current = palmKeyFrom(secret);
+    // One secret, two template versions: two key ids, so their templates are never compared with each other.
+    expect(version1.keyIdHex).not.toBe(current.keyIdHex);
+    const user = await registerUser(test.app, test.database);
+    const before = new PalmService(db, { current: version1, previous: undefined }, options);
+    await before.init();
+    await before.enrol(user.user.id, 'right', scanOf(16, [0, 1, 2]));
+    const stored = () =>
+      db
+        .selectFrom('palm_templates')
+        .selectAll()
+        .where('user_id', '=', user.user.id)
+        .executeTakeFirstOrThrow();
+    const old = await stored();
+    expect(old.key_id).toBe(version1.keyIdHex);
+
+    // The current version alone does not read it; with the version-1 key beside it, it is matched and renewed.
+    const withoutLegacy = new PalmService(db, { current, previous: undefined }, options);
+    await withoutLegacy.init();
+    await expect(withoutLegacy.identify(scanOf(16, [5, 6, 7]))).rejects.toThrow(messages.palmNotRecognised);
+    const upgrading = new PalmService(db, { current, previous: undefined, legacy: [version1] }, options);
+    await upgrading.init();
+    expect((await upgrading.identify(scanOf(16, [5, 6, 7]))).userId).toBe(user.user.id);
+    const renewed = await stored();
+    expect(renewed.key_id).toBe(current.keyIdHex);
+    expect(renewed.palm_hash).not.toBe(old.palm_hash);
+    const after = new PalmService(db, { current, previous: undefined }, options);
+    await after.init();
+    expect((await after.identify(scanOf(16, [8, 9, 10]))).userId).toBe(user.user.id);
   });
 });

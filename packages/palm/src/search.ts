@@ -133,6 +133,8 @@ function bestOverAlignments(
 }
 
 interface Shape {
+  /** Template version (protect.ts); absent in hand-made shapes of tests, where it is not compared. */
+  version?: number;
   keyId: Uint8Array;
   symbolBits: number;
   hashes: number;
@@ -145,6 +147,9 @@ function checkShape(a: Shape, b: Shape): void {
   }
   if (a.symbolBits !== b.symbolBits || a.hashes !== b.hashes || a.coarseHashes !== b.coarseHashes) {
     throw new RangeError('templates have different shapes');
+  }
+  if (a.version !== undefined && b.version !== undefined && a.version !== b.version) {
+    throw new RangeError('templates of different versions');
   }
 }
 
@@ -195,6 +200,7 @@ export interface SearchResult {
 }
 
 export interface GalleryShape {
+  version?: number;
   keyId: Uint8Array;
   symbolBits: number;
   hashes: number;
@@ -203,6 +209,7 @@ export interface GalleryShape {
 
 export function galleryShapeOf(template: Shape): GalleryShape {
   return {
+    ...(template.version !== undefined ? { version: template.version } : {}),
     keyId: template.keyId,
     symbolBits: template.symbolBits,
     hashes: template.hashes,

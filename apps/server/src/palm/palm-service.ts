@@ -322,7 +322,8 @@ export class PalmService {
 
   /**
    * 1:N identification for a payment: the palm's owner, or a PalmNotRecognisedError.
-   * A palm enrolled under the previous key is re-made under the current one from this scan.
+   * A palm enrolled under the previous key, or as a template of an earlier version, is re-made under the
+   * current key from this scan.
    */
   async identify(scan: PalmScan): Promise<PalmMatch> {
     const frames = this.readFrames(scan);
@@ -496,9 +497,10 @@ export class PalmService {
   }
 
   #keyById(keyIdHex: string): PalmKey | undefined {
-    const { current, previous } = this.keys;
+    const { current, previous, legacy = [] } = this.keys;
     if (current.keyIdHex === keyIdHex) return current;
-    return previous?.keyIdHex === keyIdHex ? previous : undefined;
+    if (previous?.keyIdHex === keyIdHex) return previous;
+    return legacy.find((key) => key.keyIdHex === keyIdHex);
   }
 
   #seal(key: PalmKey, templateId: string, template: ProtectedTemplate): Buffer {
