@@ -3,7 +3,13 @@ import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { describe, expect, it } from 'vitest';
 import { codeDistance, extractCode, extractFeatures, popcount32 } from './features';
-import { palmHash, parseTemplate, serializeTemplate, TemplateProtector } from './protect';
+import {
+  palmHash,
+  parseTemplate,
+  serializeTemplate,
+  TemplateProtector,
+  VERSION_1_PROTECTION,
+} from './protect';
 import {
   decide,
   decisionPolicy,
@@ -110,18 +116,26 @@ describe('template protection (Index-of-Max)', () => {
   });
 
   it('names its key by HMAC-SHA-256 and makes the templates stored before (pinned palm hashes)', () => {
-    expect(hex(protector.keyId)).toBe(
+    // Templates stored before version 2 are version 1: the server keeps a protector of that version beside
+    // the current one, and it must name its key and make those templates exactly as before.
+    const version1 = new TemplateProtector(KEY, VERSION_1_PROTECTION);
+    const otherVersion1 = new TemplateProtector(OTHER_KEY, VERSION_1_PROTECTION);
+    expect(hex(version1.keyId)).toBe(
       createHmac('sha256', KEY).update('hasta/palm/key-id/v1').digest('hex').slice(0, 16),
     );
-    expect(hex(protector.keyId)).toBe('baeb07ce9db4119b');
-    expect(hex(other.keyId)).toBe('a737ef753920482d');
+    expect(hex(version1.keyId)).toBe('baeb07ce9db4119b');
+    expect(hex(otherVersion1.keyId)).toBe('a737ef753920482d');
+    // The current version's key id is another HMAC of the same key.
+    expect(hex(protector.keyId)).toBe(
+      createHmac('sha256', KEY).update('hasta/palm/key-id/v1/templates-v2').digest('hex').slice(0, 16),
+    );
     // Templates hold symbols drawn from an HMAC keystream: a change in it makes every stored template unmatchable.
-    expect([0, 1, 2].map((i) => palmHash(protector.enrol(features(i, 0))))).toEqual([
+    expect([0, 1, 2].map((i) => palmHash(version1.enrol(features(i, 0))))).toEqual([
       '8c0551fa3676630a8ca20c7f62d324a1816b2c42a321fa2456d033b2dd9d7876',
       '6d52f2eb1eada14d2c4a50db2433fcd3c4d07f6814225ff8c03b69aa601df3a8',
       '0b7bbb6c9ed2c3e29bd4a47e33a6def0ba0f17fd0ef148bd176d52ca7653c3ed',
     ]);
-    expect(palmHash(other.enrol(features(0, 0)))).toBe(
+    expect(palmHash(otherVersion1.enrol(features(0, 0)))).toBe(
       'b01f914fa2f1e421b8ff65d5541663dbaa5e6d22c57094e425dd6398091fd72a',
     );
   });
