@@ -6,7 +6,7 @@
  *   node --import tsx bench/palm-tune.ts [--level medium] [--identities 200] [--holds 3] [--impostors 30000]
  *                                        [--seed 7] [--source camera|synthetic] [--plan '{"scales":[1]}']
  *                                        [--cache /tmp/palm-tune] [--features '{"smooth_cells":1}']
- *                                        [--protection '{"coarseSmooth_cells":1}']
+ *                                        [--protection '{"coarseSmooth_cells":1}'] [--raw 3000]
  *
  * Per identity: `holds` holds of 3 frames each (one pose, light and focus per hold; bench/palm-data/camera.ts
  * `captureHold`). Registration = hold 0 fused (packages/palm/src/fusion.ts), as the server registers; probes =
@@ -18,14 +18,21 @@
  * coarse distance that 256 of 10^6 impostors reach (the shortlist at N = 10^6, a proxy for decision 016's
  * survival estimate) and the time per extraction + fusion + protection of a 3-frame scan.
  *
+ * `--raw M`: also the unprotected Competitive Code distance under the same poses and shifts as stage 2 (the
+ * minimum over the plan's rotations × scales of `codeDistance` with its shifts), every genuine pair and M
+ * impostor pairs: the EER that protection costs is the difference.
+ *
  * `--source synthetic` uses packages/palm/src/synthetic.ts `renderSample` at the level's setting instead of
  * the camera model (independent captures as frames; a stand-in when bench/palm-data is not there).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
+  codeDistance,
   DEFAULT_FEATURE_OPTIONS,
+  encodeCode,
   extractFeatures,
+  type PalmCode,
   type FeatureOptions,
   type PalmFeatures,
 } from '../packages/palm/src/features';
@@ -62,6 +69,8 @@ const FEATURES: Readonly<FeatureOptions> = {
   ...DEFAULT_FEATURE_OPTIONS,
   ...JSON.parse(option('features', '{}')),
 };
+/** Impostor pairs of the unprotected comparison (0: skip it). */
+const RAW_IMPOSTORS = Number(option('raw', '0'));
 const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 5) & 0xff);
 
 type HoldSource = (identity: number, hold: number) => Uint8Array[];
@@ -228,6 +237,8 @@ async function main(): Promise<void> {
   const fusedEnrol: ProtectedTemplate[] = [];
   const singleEnrol: ProtectedTemplate[] = [];
   const fusedProbes: ProbeTemplates[][] = [];
+  const rawEnrol: PalmCode[] = [];
+  const rawProbes: PalmFeatures[][] = [];
   const singleProbes: ProbeTemplates[][] = [];
   const started = performance.now();
   for (let id = 0; id < IDENTITIES; id++) {
@@ -238,6 +249,10 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const features: PalmFeatures[] = frames.map((frame) => extractFeatures(frame, SIZE, FEATURES));
       const fused = fuseFeatures(features).features;
+      if (RAW_IMPOSTORS > 0) {
+        if (hold === 0) rawEnrol.push(encodeCode(fused));
+        else (rawProbes[id] ??= []).push(fused);
+      }
       if (hold === 0) {
         fusedEnrol.push(protector.enrol(fused));
         scanMs += performance.now() - t0;
@@ -286,6 +301,33 @@ async function main(): Promise<void> {
   );
   report('single', single.fine, single.coarse);
   report('fused', fused.fine, fused.coarse);
+  if (RAW_IMPOSTORS > 0) {
+    const poses = (PLAN.scales ?? [1]).flatMap((scale) =>
+      PLAN.rotations_deg.map((rotation_deg) => ({ rotation_deg, dx_cells: 0, dy_cells: 0, scale })),
+    );
+    const codes = new Map<PalmFeatures, PalmCode[]>();
+    const posed = (f: PalmFeatures) => {
+      let list = codes.get(f);
+      if (!list) codes.set(f, (list = poses.map((pose) => encodeCode(f, pose))));
+      return list;
+    };
+    const raw = (enrol: PalmCode, probe: PalmFeatures) =>
+      Math.min(...posed(probe).map((code) => codeDistance(enrol, code, PLAN.maxShift_cells)));
+    const g: number[] = [];
+    for (let id = 0; id < IDENTITIES; id++) for (const f of rawProbes[id]!) g.push(raw(rawEnrol[id]!, f));
+    const rng = createRng(SEED ^ 0x7a3);
+    const im: number[] = [];
+    for (let k = 0; k < RAW_IMPOSTORS; k++) {
+      const a = rng.int(IDENTITIES);
+      let b = rng.int(IDENTITIES - 1);
+      if (b >= a) b++;
+      im.push(raw(rawEnrol[a]!, rawProbes[b]![rng.int(rawProbes[b]!.length)]!));
+    }
+    const scores = { genuine: sorted(g), impostor: sorted(im) };
+    console.log(
+      `unprotected fused (same poses) EER ${pct(eer(scores))}  genuine ${meanSd(scores.genuine)}  impostor ${meanSd(scores.impostor)}`,
+    );
+  }
   console.log(
     `scan (3 frames: extract + fuse + protect) ${(scanMs / scans).toFixed(1)} ms; build ${(built / 1000).toFixed(1)} s`,
   );

@@ -115,4 +115,19 @@ test.describe('login with a one-time code', () => {
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await expectLoggedIn(page);
   });
+
+  test('a code by SMS to a number outside the allowed countries is refused with its text', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await chooseChannel(page, 'phone');
+    const phone = page.getByLabel('Phone number');
+    // The +91 prefix is unlocked by a double click, as for any number from abroad.
+    await phone.dblclick();
+    await phone.fill('');
+    await phone.pressSequentially('+44 7700 900123');
+    await page.getByRole('button', { name: 'Login with OTP' }).click();
+    await expect(formAlert(page)).toHaveText(messages.smsCountryNotAllowed);
+    await expect(page.getByRole('heading', { level: 2, name: 'Enter your one-time code' })).toHaveCount(0);
+  });
 });

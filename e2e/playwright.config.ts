@@ -70,6 +70,9 @@ export default defineConfig({
       PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE: '100000',
       PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE: '100000',
       PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR: '100000',
+      // ...and so are its texts: the SMS budgets (issue 23) have their own server tests (sms-pumping.test.ts).
+      SMS_BUDGET_PER_CLIENT_PER_HOUR: '100000',
+      SMS_BUDGET_GLOBAL_PER_HOUR: '100000',
       // Cheap argon2 for the many logins of the suite (refused outside NODE_ENV=test; see lib/password.ts).
       PASSWORD_HASHING: 'fast',
       LOG_LEVEL: 'warn',

@@ -7,6 +7,7 @@ import type { Database } from './db/database';
 import { DisputeRepository } from './disputes/dispute-repository';
 import { ledgerLimits, type Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
+import { fastifyTrustProxy } from './lib/trust-proxy';
 import { Ledger } from './ledger/ledger';
 import { PendingExpiry } from './ledger/pending-expiry';
 import { sendMoneySteps, type SendMoneyBatcher } from './wallet/send-money';
@@ -84,6 +85,8 @@ export interface AppDependencies {
   /** pino options or a ready logger; defaults to pino at env.LOG_LEVEL. */
   logger?: FastifyServerOptions['logger'];
   loggerInstance?: FastifyServerOptions['loggerInstance'];
+  /** The time as the sign-in and code limits read it (their delays); tests pass a clock they move. */
+  clock?: () => Date;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -106,7 +109,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         }),
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(env.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -179,7 +182,18 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(kioskRoutes, { prefix: '/api', deps: { db } });
   await app.register(authRoutes, {
     prefix: '/api',
-    deps: { db, secret: env.COOKIE_SECRET, messenger: deps.messenger },
+    deps: {
+      db,
+      secret: env.COOKIE_SECRET,
+      messenger: deps.messenger,
+      now: deps.clock ?? (() => new Date()),
+      sms: {
+        allowedPrefixes: env.SMS_ALLOWED_PREFIXES,
+        perClientPerHour: env.SMS_BUDGET_PER_CLIENT_PER_HOUR,
+        globalPerHour: env.SMS_BUDGET_GLOBAL_PER_HOUR,
+      },
+      onNoticeFailed: (err) => app.log.warn({ err }, 'failed sign-in notice not sent'),
+    },
   });
   await app.register(walletRoutes, { prefix: '/api', deps: { db, ledger } });
   await app.register(logRoutes, { prefix: '/api', deps: { db, log: transparencyLog } });

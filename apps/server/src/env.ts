@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { LedgerLimits } from '@hasta/ledger/rules';
 import { z } from 'zod';
 import { ANCHOR_CHAIN_NAMES } from './anchor/chains';
@@ -6,6 +7,44 @@ import { ANCHOR_CHAIN_NAMES } from './anchor/chains';
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false'])
   .transform((value) => value === '1' || value === 'true');
+
+/** The named ranges Fastify's trustProxy (@fastify/proxy-addr) knows besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+/** More proxies than this in front of one server is a mistake, not a deployment. */
+const MAX_PROXY_HOPS = 10;
+const TRUST_PROXY_FORMS =
+  'the number of proxies in front of the server (1 for one) or their addresses or CIDRs, comma-separated (10.0.0.1,10.0.0.0/8)';
+
+/** An IPv4 or IPv6 address, one with a prefix length (10.0.0.0/8, fd00::/8), or a named range. */
+function isProxyAddress(text: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(text)) return true;
+  const [address = '', prefix, extra] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Whose X-Forwarded-For to believe, in the forms Fastify's trustProxy takes: no proxy (unset, 0), a hop count
+ * (1 = the one proxy at the socket: only the address it appended is believed), or the proxies' addresses.
+ * `true` (every hop) lets any client choose its own address by sending the header: refused in production.
+ */
+export type TrustProxy = boolean | number | string[];
+
+const trustProxySetting = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+    if (value === 'true') return true;
+    if (/^[0-9]+$/.test(value) && Number(value) <= MAX_PROXY_HOPS) return Number(value);
+    const addresses = value.split(',').map((item) => item.trim());
+    if (addresses.every(isProxyAddress)) return addresses;
+    ctx.addIssue({ code: 'custom', message: `must be ${TRUST_PROXY_FORMS}` });
+    return z.NEVER;
+  });
 
 const optionalText = z
   .string()
@@ -29,7 +68,7 @@ export const envSchema = z
     WEB_DIST_DIR: optionalText,
     /** The public origin, for links in emails (https://hasta.example). Required in production. */
     PUBLIC_URL: z.url().optional(),
-    TRUST_PROXY: booleanFlag.default(false),
+    TRUST_PROXY: trustProxySetting,
     /** Signs cookies. Required in production; a fresh random one per start elsewhere. */
     COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
@@ -41,12 +80,34 @@ export const envSchema = z
     PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
     PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
     PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(120),
+    // SMS pumping (issue 23): codes are texted only to these E.164 country prefixes (comma-separated), and
+    // at most so many an hour per client address and overall; past a budget a code goes to the account's
+    // email, else the spec's "Too many OTP requests". A till or an office behind one address shares its
+    // client budget: 10 an hour is a few people signing in, not a script rotating numbers.
+    SMS_ALLOWED_PREFIXES: z
+      .string()
+      .default('+91')
+      .transform((list) =>
+        list
+          .split(',')
+          .map((prefix) => prefix.trim())
+          .filter((prefix) => prefix !== ''),
+      )
+      .pipe(
+        z
+          .array(z.string().regex(/^\+[1-9]\d{0,3}$/, 'must list country prefixes such as +91,+977'))
+          .min(1, 'must list at least one country prefix such as +91'),
+      ),
+    SMS_BUDGET_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
+    SMS_BUDGET_GLOBAL_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(1_000),
     /** argon2id's cost for new password hashes: `strong` (OWASP's setting), or `fast` for test servers only. */
     PASSWORD_HASHING: z.enum(['strong', 'fast'], { error: 'must be strong or fast' }).default('strong'),
     // Email: SMTP when SMTP_HOST is set; otherwise the dev outbox (refused in production).
     SMTP_HOST: optionalText,
     SMTP_PORT: z.coerce.number().int().min(1).max(65_535).default(587),
     SMTP_SECURE: booleanFlag.default(false),
+    /** Without SMTP_SECURE: refuse to send unless the server upgrades with STARTTLS. Default on in production. */
+    SMTP_REQUIRE_TLS: booleanFlag.optional(),
     SMTP_USER: optionalText,
     SMTP_PASSWORD: optionalText,
     SMTP_FROM: z.string().default('Hasta <no-reply@hasta.local>'),
@@ -187,10 +248,43 @@ export const envSchema = z
     if (env.NODE_ENV === 'production' && env.SMS_GATEWAY_URL === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SMS_GATEWAY_URL'], message: 'is required in production' });
     }
+    // Deployment defaults (issue 23): production refuses what is only safe on a developer's machine.
+    if (env.NODE_ENV === 'production') {
+      if (env.SEED_DEMO === true) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SEED_DEMO'],
+          message: 'cannot be on in production (the demo accounts share a published password)',
+        });
+      }
+      if (env.SMS_GATEWAY_URL !== undefined && !env.SMS_GATEWAY_URL.startsWith('https://')) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SMS_GATEWAY_URL'],
+          message: 'must be an https:// URL in production (codes would cross the network in clear)',
+        });
+      }
+      if (!env.SMTP_SECURE && env.SMTP_REQUIRE_TLS === false) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SMTP_REQUIRE_TLS'],
+          message:
+            'cannot be off in production unless SMTP_SECURE=1 (mail, codes included, would go in clear)',
+        });
+      }
+      if (env.TRUST_PROXY === true) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['TRUST_PROXY'],
+          message: `must be ${TRUST_PROXY_FORMS}, not true (trusting every hop lets any client pick its address)`,
+        });
+      }
+    }
   })
   .transform((env) => ({
     ...env,
     COOKIE_SECRET: env.COOKIE_SECRET ?? randomBytes(32).toString('hex'),
+    SMTP_REQUIRE_TLS: env.SMTP_REQUIRE_TLS ?? env.NODE_ENV === 'production',
     ANCHOR_CHAIN: env.ANCHOR_CHAIN ?? (env.NODE_ENV === 'production' ? 'polygon' : 'polygonAmoy'),
   }));
 

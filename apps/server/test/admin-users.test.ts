@@ -123,6 +123,11 @@ describe(`admin user directory on ${testDatabaseKind}`, () => {
       right_palm_registered: false,
       created_at: new Date(base + 1_000).toISOString(),
     });
+    // Spec §3's names for the same facts: null for a hand with no palm (issue 23).
+    for (const user of all.users) {
+      expect(user).toHaveProperty('left_palm_hash', null);
+      expect(user).toHaveProperty('right_palm_hash', null);
+    }
     expect(all.users.find((user) => user.id === ids.ravi)?.balance).toBe('0.00');
     expect(all.users.find((user) => user.id === ids.raviShop)?.role).toBe('merchant');
   });

@@ -14,6 +14,12 @@ describe('environment', () => {
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SEED_DEMO).toBeUndefined();
     expect(env.COOKIE_SECRET).toMatch(/^[0-9a-f]{64}$/);
+    expect(env.SMS_ALLOWED_PREFIXES).toEqual(['+91']);
+    expect([env.SMS_BUDGET_PER_CLIENT_PER_HOUR, env.SMS_BUDGET_GLOBAL_PER_HOUR]).toEqual([10, 1000]);
+  });
+
+  it('reads the SMS country prefixes as a comma-separated list', () => {
+    expect(parseEnv({ SMS_ALLOWED_PREFIXES: '+91, +977,' }).SMS_ALLOWED_PREFIXES).toEqual(['+91', '+977']);
   });
 
   it('reads flags and numbers, treating empty values as unset', () => {
@@ -47,6 +53,11 @@ describe('environment', () => {
       /LEDGER_MIN_AMOUNT_PAISE must not be above LEDGER_MAX_BALANCE_PAISE/,
     ],
     [{ LEDGER_EXPIRY_INTERVAL_MS: '-1' }, /LEDGER_EXPIRY_INTERVAL_MS/],
+    [{ SMS_ALLOWED_PREFIXES: '91' }, /SMS_ALLOWED_PREFIXES.* must list country prefixes such as \+91/],
+    [{ SMS_ALLOWED_PREFIXES: '+91,+1x' }, /SMS_ALLOWED_PREFIXES/],
+    [{ SMS_ALLOWED_PREFIXES: ',' }, /SMS_ALLOWED_PREFIXES must list at least one country prefix/],
+    [{ SMS_BUDGET_PER_CLIENT_PER_HOUR: '0' }, /SMS_BUDGET_PER_CLIENT_PER_HOUR/],
+    [{ SMS_BUDGET_GLOBAL_PER_HOUR: 'lots' }, /SMS_BUDGET_GLOBAL_PER_HOUR/],
   ])('refuses %j with one clear line', (source, pattern) => {
     let error: unknown;
     try {

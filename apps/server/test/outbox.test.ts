@@ -64,7 +64,7 @@ describe('the dev outbox in production', () => {
         COOKIE_SECRET: 'a'.repeat(40),
         PUBLIC_URL: 'https://hasta.example',
         SMTP_HOST: '127.0.0.1',
-        SMS_GATEWAY_URL: 'http://127.0.0.1:9/sms',
+        SMS_GATEWAY_URL: 'https://127.0.0.1:9/sms',
         LOG_SIGNING_KEY: generateNoteKeys('hasta.example/log').signerKey,
         LOG_SECRET: 'b'.repeat(40),
         PALM_KEY: 'c'.repeat(40),

@@ -1,5 +1,5 @@
 import { messages } from '@hasta/contracts/messages';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { PALM_REGISTRATION_ATTEMPTS_PER_DAY } from '../src/palm/register-palm';
 import {
@@ -41,6 +41,9 @@ describe(`palm enrolment needs the owner on ${testDatabaseKind}`, () => {
     adminToken = await signInAsAdmin(test.app, test.database);
   });
   auditAfterEachTest(() => test.database.db);
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   afterAll(async () => test?.close());
 
   describe('attacks', () => {
@@ -141,11 +144,18 @@ describe(`palm enrolment needs the owner on ${testDatabaseKind}`, () => {
         payload: { phone, password: owner.password },
       });
       const otherSession = login.json().token as string;
+      // Each failure makes this client's next try wait a little (lockout-attacks.test.ts): the faked clock
+      // waits it out.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const waitOutDelay = () => vi.setSystemTime(Date.now() + 10_000);
       expect((await verify(otherSession, code)).json().message).toBe(messages.invalidVerificationCode);
+      waitOutDelay();
       const wrong = await verify(owner.token, code === '000000' ? '111111' : '000000');
       expect([wrong.statusCode, wrong.json().message]).toEqual([400, messages.invalidVerificationCode]);
+      waitOutDelay();
       // A code for palm_enrol is no code for palm_unfreeze.
       expect((await verify(owner.token, code, 'palm_unfreeze')).statusCode).toBe(400);
+      waitOutDelay();
       const verified = await verify(owner.token, code);
       expect(verified.statusCode).toBe(200);
       expect(verified.json()).toMatchObject({ success: true, message: messages.stepUpVerified });

@@ -80,6 +80,10 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     const users = (await get(`/api/auth/users?ids=${user.id}`, adminToken)).json();
     const row = users.users.find((u: { id: string }) => u.id === user.id);
     expect(row).toMatchObject({ left_palm_registered: true, right_palm_registered: true });
+    // Spec §3: "Hashes only indicate registered or not": a marker, never the template's hash the owner sees.
+    expect(row).toMatchObject({ left_palm_hash: 'registered', right_palm_hash: 'registered' });
+    expect([row.left_palm_hash, row.right_palm_hash]).not.toContain(left.json().palm_hash);
+    expect([row.left_palm_hash, row.right_palm_hash]).not.toContain(right.json().palm_hash);
   });
 
   it('refuses a palm that already belongs to someone, frames of two palms, and unclear frames', async () => {

@@ -236,8 +236,17 @@ export const adminUsersQuerySchema = z.object({
 export type AdminUsersQuery = z.input<typeof adminUsersQuerySchema>;
 
 /**
- * A row of the admin's user list (spec §3 "Admin user row"). The palm hashes never leave the server: only
- * whether each hand is registered.
+ * What the admin user row's `left_palm_hash` / `right_palm_hash` hold for a registered hand (spec §3: "Hashes
+ * only indicate registered or not"). One fixed marker, never a hash of the template: the `palm_hash` a person
+ * sees is SHA-256 of their protected template (decision 014), and the same value in the admin's list (and its
+ * CSV exports) would link a person's palm across the places it appears; a per-template value would still
+ * tell a re-enrolment apart. The marker carries exactly the one bit the spec gives the admin.
+ */
+export const PALM_REGISTERED_MARKER = 'registered';
+
+/**
+ * A row of the admin's user list (spec §3 "Admin user row"). The palm hashes never leave the server: the
+ * spec's `left_palm_hash` / `right_palm_hash` are PALM_REGISTERED_MARKER or null, with the same fact as booleans.
  */
 export const adminUserRowSchema = z.object({
   id: z.string(),
@@ -250,6 +259,10 @@ export const adminUserRowSchema = z.object({
   balance_paise: z.string(),
   left_palm_registered: z.boolean(),
   right_palm_registered: z.boolean(),
+  /** Spec §3's name: PALM_REGISTERED_MARKER when the left hand is registered, else null. */
+  left_palm_hash: z.literal(PALM_REGISTERED_MARKER).nullable(),
+  /** Spec §3's name: PALM_REGISTERED_MARKER when the right hand is registered, else null. */
+  right_palm_hash: z.literal(PALM_REGISTERED_MARKER).nullable(),
   created_at: z.string(),
 });
 export type AdminUserRow = z.infer<typeof adminUserRowSchema>;

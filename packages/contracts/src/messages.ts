@@ -119,6 +119,7 @@ export const messages = {
   userNotFound: 'User not found.',
   otpSentEmail: 'OTP sent to your email successfully!',
   otpSentPhone: 'OTP sent to your phone number successfully!',
+  smsCountryNotAllowed: 'We cannot send SMS codes to this country. Please use your email address instead.',
   invalidVerificationCode: 'Invalid verification code.',
   loggedOut: 'Logged out.',
   passwordChanged: 'Password changed successfully.',

@@ -68,7 +68,8 @@ describe('checkpoint text', () => {
         fc.maxSafeNat(),
         fc.uint8Array({ minLength: 32, maxLength: 32 }),
         (o, size, root) => {
-          const checkpoint = { origin: o, size, root, extensions: [] };
+          // A tree of size 0 has one root (issue 23): the others are malformed, not checkpoints.
+          const checkpoint = { origin: o, size, root: size === 0 ? EMPTY_ROOT : root, extensions: [] };
           expect(parseCheckpoint(formatCheckpoint(checkpoint))).toEqual({ ok: true, value: checkpoint });
         },
       ),

@@ -44,6 +44,7 @@ export function formatCheckpoint(checkpoint: Checkpoint): string {
   if (!isLine(origin)) throw new Error('a checkpoint origin is one non-empty line');
   if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`bad tree size ${size}`);
   if (root.length !== HASH_SIZE) throw new RangeError(`a root hash has ${HASH_SIZE} bytes`);
+  if (size === 0 && !equalBytes(root, EMPTY_ROOT)) throw new RangeError('the empty tree has one root');
   if (!extensions.every(isLine)) throw new Error('checkpoint extension lines are non-empty single lines');
   return [origin, String(size), bytesToBase64(root), ...extensions].map((line) => `${line}\n`).join('');
 }
@@ -61,6 +62,9 @@ export function parseCheckpoint(text: string): Result<Checkpoint> {
   }
   const root = base64ToBytes(rootText);
   if (root === null || root.length !== HASH_SIZE) return fail('malformed checkpoint: bad root hash');
+  if (sizeText === '0' && !equalBytes(root, EMPTY_ROOT)) {
+    return fail('malformed checkpoint: the empty tree has one root, SHA-256 of nothing');
+  }
   return ok({ origin, size: Number(sizeText), root, extensions });
 }
 
@@ -123,6 +127,11 @@ export class CheckpointSigner {
     this.signer = typeof options.signer === 'string' ? parseSignerKey(options.signer) : options.signer;
     this.origin = options.origin ?? this.signer.name;
     const last = options.last ?? null;
+    if (last !== null && last.size === 0 && !equalBytes(last.root, EMPTY_ROOT)) {
+      throw new CheckpointRefusedError(
+        'the last signed head is the empty tree with another root than SHA-256 of nothing',
+      );
+    }
     this.head = last === null ? null : { size: last.size, root: last.root.slice() };
   }
 
@@ -156,7 +165,8 @@ export class CheckpointSigner {
           `refusing to sign size ${size}: size ${last.size} is already signed`,
         );
       }
-      if (!verifyConsistency(last.size, size, consistencyProof, last.root, root)) {
+      // The empty tree (its root checked when it was signed) is a prefix of every tree: nothing to prove.
+      if (last.size > 0 && !verifyConsistency(last.size, size, consistencyProof, last.root, root)) {
         throw new CheckpointRefusedError(
           size === last.size
             ? `refusing to sign another root for size ${size}`

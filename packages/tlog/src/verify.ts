@@ -72,9 +72,10 @@ export function verifyInclusion(
 /**
  * True when `proof` shows that the tree of `first` leaves with root `firstRoot` is a prefix of the tree of
  * `second` leaves with root `secondRoot` (RFC 9162 §2.1.4.2). The RFC states the algorithm for
- * 0 < first < second; the edge cases follow from the definition of PROOF (§2.1.4.1) and match the
- * transparency-dev/merkle verifier: equal sizes need an empty proof and equal roots, and the empty tree is a
- * prefix of every tree (with an empty proof).
+ * 0 < first < second; equal sizes need an empty proof and equal roots. A proof from size 0 is not defined
+ * and is refused, as transparency-dev/merkle's verifier does ("consistency proof from empty tree is
+ * meaningless"): the empty tree is a prefix of every tree, so a caller holding a size-0 head has nothing to
+ * check (its root must be EMPTY_ROOT, which parseCheckpoint enforces) and must not ask this function.
  */
 export function verifyConsistency(
   first: number,
@@ -84,9 +85,9 @@ export function verifyConsistency(
   secondRoot: Uint8Array,
 ): boolean {
   if (!isSize(first) || !isSize(second) || !wellFormed(proof)) return false;
+  if (first === 0) return false;
   if (first > second) return false;
   if (first === second) return proof.length === 0 && equalBytes(firstRoot, secondRoot);
-  if (first === 0) return proof.length === 0;
   if (firstRoot.length !== HASH_SIZE || secondRoot.length !== HASH_SIZE) return false;
   // 1. An empty consistency_path fails.
   if (proof.length === 0) return false;

@@ -2,6 +2,7 @@ import {
   ADMIN_USERS_COUNT_CAP,
   ADMIN_USERS_PAGE_SIZE_DEFAULT,
   ADMIN_USERS_SUBSTRING_MIN_CHARS,
+  PALM_REGISTERED_MARKER,
   type AdminUserRow,
   type AdminUsersPage,
 } from '@hasta/contracts/auth';
@@ -162,6 +163,8 @@ function toAdminUserRow(
   hands: { left: boolean; right: boolean } | undefined,
 ): AdminUserRow {
   const balancePaise = BigInt(row.balance_paise);
+  const left = hands?.left ?? false;
+  const right = hands?.right ?? false;
   return {
     id: row.id,
     username: row.username,
@@ -170,8 +173,10 @@ function toAdminUserRow(
     role: row.role,
     balance: paiseToRupeesText(balancePaise),
     balance_paise: balancePaise.toString(),
-    left_palm_registered: hands?.left ?? false,
-    right_palm_registered: hands?.right ?? false,
+    left_palm_registered: left,
+    right_palm_registered: right,
+    left_palm_hash: left ? PALM_REGISTERED_MARKER : null,
+    right_palm_hash: right ? PALM_REGISTERED_MARKER : null,
     created_at: new Date(row.created_at).toISOString(),
   };
 }

@@ -9,6 +9,7 @@
  * extend the anchored tree — is logged as an alarm and stops the worker: it never anchors a fork.
  */
 import { bytesToHex, equalBytes, hexToBytes } from '@hasta/tlog/encoding';
+import { EMPTY_ROOT } from '@hasta/tlog/hashing';
 import { AsyncMerkleLog } from '@hasta/tlog/merkle-log';
 import { verifyConsistency } from '@hasta/tlog/verify';
 import { sql, type Kysely } from 'kysely';
@@ -404,6 +405,11 @@ export class AnchorWorker {
       return equalBytes(root, anchored.root) ? null : 'another root at the same size';
     const [small, large] =
       size < anchored.size ? [{ size, root }, anchored] : [anchored, { size, root: root }];
+    // The empty tree is a prefix of every tree: nothing to prove (and no proof from size 0 verifies).
+    if (small.size === 0)
+      return equalBytes(small.root, EMPTY_ROOT)
+        ? null
+        : 'the empty tree with another root than SHA-256 of nothing';
     let proof: Uint8Array[];
     try {
       const log = await AsyncMerkleLog.open(new SqlSubtreeStore(this.db), large.size);

@@ -1,13 +1,8 @@
-import {
-  OTP_ATTEMPT_WINDOW_MS,
-  OTP_MAX_FAILED_ATTEMPTS,
-  OTP_MAX_SENDS,
-  OTP_RESEND_COOLDOWN_MS,
-  OTP_SEND_WINDOW_MS,
-} from '@hasta/contracts/constants';
+import { OTP_MAX_SENDS, OTP_RESEND_COOLDOWN_MS, OTP_SEND_WINDOW_MS } from '@hasta/contracts/constants';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OtpPurpose, Schema } from '../db/schema';
 import { AppError } from '../lib/app-error';
+import { attemptFailed, attemptSucceeded, beginAttempt, type AttemptDeps } from './attempt-guard';
 import { hashOtp, hashToken, newOtpCode, newToken, sameHash } from './secrets';
 
 export const OTP_TTL_MS = 5 * 60_000;
@@ -23,7 +18,7 @@ async function lockIdentifier(trx: Transaction<Schema>, identifier: string): Pro
 async function countEvents(
   db: Kysely<Schema>,
   identifier: string,
-  kind: 'send' | 'failure',
+  kind: 'send',
   since: Date,
 ): Promise<{ count: number }> {
   const row = await db
@@ -34,33 +29,6 @@ async function countEvents(
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow();
   return { count: Number(row.count) };
-}
-
-/** Refuses when this identifier already failed 5 times in 15 minutes (spec §5.12, enforced here). */
-export async function assertAttemptsLeft(
-  db: Kysely<Schema>,
-  identifier: string,
-  now = new Date(),
-): Promise<void> {
-  const failures = await countEvents(
-    db,
-    identifier,
-    'failure',
-    new Date(now.getTime() - OTP_ATTEMPT_WINDOW_MS),
-  );
-  if (failures.count >= OTP_MAX_FAILED_ATTEMPTS) throw AppError.of('RATE_LIMITED', 'tooManyAttempts');
-}
-
-export async function recordFailure(db: Kysely<Schema>, identifier: string): Promise<void> {
-  await db.insertInto('otp_events').values({ identifier, kind: 'failure', purpose: null }).execute();
-}
-
-export async function clearFailures(db: Kysely<Schema>, identifier: string): Promise<void> {
-  await db
-    .deleteFrom('otp_events')
-    .where('identifier', '=', identifier)
-    .where('kind', '=', 'failure')
-    .execute();
 }
 
 /**
@@ -87,7 +55,10 @@ export async function takeSendAllowance(
       .where('created_at', '>', new Date(now.getTime() - OTP_RESEND_COOLDOWN_MS))
       .executeTakeFirst();
     if (recent) throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
-    await trx.insertInto('otp_events').values({ identifier, kind: 'send', purpose }).execute();
+    await trx
+      .insertInto('otp_events')
+      .values({ identifier, kind: 'send', purpose, created_at: now })
+      .execute();
   });
 }
 
@@ -115,6 +86,7 @@ export async function issueOtp(
         code_hash: hashOtp(input.secret, input.purpose, input.identifier, code),
         link_token_hash: linkToken ? hashToken(linkToken) : null,
         session_id: input.sessionId ?? null,
+        created_at: now,
         expires_at: new Date(now.getTime() + OTP_TTL_MS),
       })
       .execute();
@@ -144,11 +116,12 @@ export async function latestLivePurpose(
 
 /**
  * Uses up the live code of this identifier and purpose if `code` (or the link `token`) matches: single use,
- * 5 minutes, bound to its purpose (and, for transfers, to the session that asked). A miss counts as a failed
- * attempt; a hit clears the failures. Refuses once 5 attempts failed in 15 minutes.
+ * 5 minutes, bound to its purpose (and, for transfers, to the session that asked). Each check is an attempt
+ * of the client on the identifier (attempt-guard.ts): a miss counts as its failure, a hit clears its
+ * failures; a client that failed recently waits, and after 5 failures in 15 minutes it is refused.
  */
 export async function consumeOtp(
-  db: Kysely<Schema>,
+  deps: AttemptDeps,
   input: {
     secret: string;
     identifier: string;
@@ -156,10 +129,13 @@ export async function consumeOtp(
     code?: string | undefined;
     token?: string | undefined;
     sessionId?: string | undefined;
+    /** Who is trying: the client's address (routes/support/client-key.ts). */
+    client: string;
   },
-  now = new Date(),
 ): Promise<boolean> {
-  await assertAttemptsLeft(db, input.identifier, now);
+  const { db } = deps;
+  const attempt = await beginAttempt(deps, { identifier: input.identifier, client: input.client });
+  const now = attempt.at;
   let query = db
     .selectFrom('otp_codes')
     .select(['id', 'code_hash', 'link_token_hash'])
@@ -180,7 +156,7 @@ export async function consumeOtp(
         live.link_token_hash !== null &&
         sameHash(live.link_token_hash, hashToken(input.token))));
   if (!matches) {
-    await recordFailure(db, input.identifier);
+    await attemptFailed(deps, attempt);
     return false;
   }
   // Single use even when two requests race with the same code.
@@ -192,9 +168,9 @@ export async function consumeOtp(
     .returning('id')
     .executeTakeFirst();
   if (!used) {
-    await recordFailure(db, input.identifier);
+    await attemptFailed(deps, attempt);
     return false;
   }
-  await clearFailures(db, input.identifier);
+  await attemptSucceeded(deps, attempt);
   return true;
 }

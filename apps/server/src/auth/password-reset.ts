@@ -10,22 +10,25 @@ import { findUserByIdentifier } from './user-repository';
  * the account and signs this browser in.
  */
 export async function resetForgottenPassword(
-  deps: Pick<AuthDeps, 'db' | 'secret'>,
+  deps: Pick<AuthDeps, 'db' | 'secret' | 'messenger' | 'now' | 'onNoticeFailed'>,
   input: {
     identifier: string;
     otp: string;
     newPassword: string;
     /** The session this browser had, ended by the sign-in. */
     currentSessionId: string | undefined;
+    /** Who is trying: the client's address. */
+    client: string;
   },
 ): Promise<SignedIn> {
   const { db } = deps;
   assertPasswordAllowed(input.newPassword);
-  const ok = await consumeOtp(db, {
+  const ok = await consumeOtp(deps, {
     secret: deps.secret,
     identifier: input.identifier,
     purpose: 'password_reset',
     code: input.otp,
+    client: input.client,
   });
   const user = ok ? await findUserByIdentifier(db, input.identifier) : undefined;
   if (!user) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');

@@ -6,6 +6,7 @@ import type { AuthDeps, Caller } from './auth-deps';
 import { codeMessage, noticeMessage } from './notices';
 import { issueOtp, takeSendAllowance } from './otp';
 import { otpPurposeOf } from './otp-purpose';
+import { assertSmsAllowed, takeSmsBudget } from './sms-budget';
 import { findUserByIdentifier } from './user-repository';
 import { channelOf } from './users';
 
@@ -19,6 +20,11 @@ export interface SendCodeResult {
  * Sends a one-time code to an email or phone (spec §7), within the address's send allowance. When the
  * address's state does not fit the purpose (registering a taken address, logging in without an account), a
  * notice goes out instead of a code, and the answer is the same, so it never tells which.
+ *
+ * SMS (issue 23, SMS pumping): only to the allowed country prefixes (else 400, nothing sent), and within the
+ * client's and the global hourly SMS budgets. Past a budget, a code for an account that has an email goes
+ * there instead (the code still checks against the phone); otherwise the answer is the spec's "Too many OTP
+ * requests" and nothing is sent.
  */
 export async function sendCode(
   deps: AuthDeps,
@@ -29,10 +35,15 @@ export async function sendCode(
     caller: Caller | undefined;
     /** The public origin, for the links in messages. */
     origin: string;
+    /** Who is asking: the client's address (the SMS budget per client). */
+    client: string;
   },
 ): Promise<SendCodeResult> {
   const { db } = deps;
   const { identifier, caller } = input;
+  const texted = channelOf(identifier) === 'sms';
+  if (texted) assertSmsAllowed(deps.sms, identifier);
+  const now = deps.now();
   const user = await findUserByIdentifier(db, identifier);
   const purpose = await otpPurposeOf(input.requested, {
     step: 'send',
@@ -47,10 +58,17 @@ export async function sendCode(
     if (identifier !== caller.user.email && identifier !== caller.user.phone)
       throw AppError.of('FORBIDDEN', 'forbidden');
   }
-  await takeSendAllowance(db, identifier, purpose);
+  await takeSendAllowance(db, identifier, purpose, now);
 
   const needsAccount = purpose !== 'registration';
-  if (needsAccount !== (user !== undefined)) {
+  const codeFits = needsAccount === (user !== undefined);
+  /** Where the message goes: the address asked for, or the account's email once the SMS budget is spent. */
+  let deliverTo = identifier;
+  if (texted && !(await takeSmsBudget(db, deps.sms, { phone: identifier, client: input.client, now }))) {
+    if (!codeFits || !user?.email) throw AppError.of('RATE_LIMITED', 'tooManyOtpRequests');
+    deliverTo = user.email;
+  }
+  if (!codeFits) {
     await deps.messenger.send(
       noticeMessage({
         identifier,
@@ -60,21 +78,25 @@ export async function sendCode(
     );
   } else {
     const withLink = purpose === 'registration' && channelOf(identifier) === 'email';
-    const { code, linkToken } = await issueOtp(db, {
-      secret: deps.secret,
-      identifier,
-      purpose,
-      ...(purpose === 'transfer' && caller ? { sessionId: caller.sessionId } : {}),
-      withLink,
-    });
+    const { code, linkToken } = await issueOtp(
+      db,
+      {
+        secret: deps.secret,
+        identifier,
+        purpose,
+        ...(purpose === 'transfer' && caller ? { sessionId: caller.sessionId } : {}),
+        withLink,
+      },
+      now,
+    );
     const registrationLink = linkToken
       ? `${input.origin}/register?${new URLSearchParams({ token: linkToken, email: identifier, type: 'registration' })}`
       : undefined;
-    await deps.messenger.send(codeMessage({ identifier, purpose, code, registrationLink }));
+    await deps.messenger.send(codeMessage({ identifier: deliverTo, purpose, code, registrationLink }));
   }
   return {
     success: true,
-    message: channelOf(identifier) === 'sms' ? messages.otpSentPhone : messages.otpSentEmail,
+    message: channelOf(deliverTo) === 'sms' ? messages.otpSentPhone : messages.otpSentEmail,
     resend_after_s: OTP_RESEND_COOLDOWN_MS / 1000,
   };
 }

@@ -32,6 +32,8 @@ export async function verifyCode(
     /** As the client sent it; see otpPurposeOf when it did not. */
     requested: OtpPurpose | undefined;
     caller: Caller | undefined;
+    /** Who is trying: the client's address. */
+    client: string;
   },
 ): Promise<VerifyCodeResult> {
   const { db } = deps;
@@ -39,20 +41,21 @@ export async function verifyCode(
   const purpose = await otpPurposeOf(input.requested, {
     step: 'verify',
     signedIn: caller !== undefined,
-    newestLivePurpose: (purposes) => latestLivePurpose(db, identifier, purposes),
+    newestLivePurpose: (purposes) => latestLivePurpose(db, identifier, purposes, deps.now()),
   });
   // Palm step-up codes are checked only by the palm step-up (palm/palm-step-up.ts).
   if (purpose === 'password_reset' || purpose === 'palm_enrol' || purpose === 'palm_unfreeze')
     throw AppError.of('BAD_REQUEST', 'invalidRequest');
   if (purpose === 'transfer' && !caller) throw AppError.of('UNAUTHORIZED', 'unauthorized');
 
-  const ok = await consumeOtp(db, {
+  const ok = await consumeOtp(deps, {
     secret: deps.secret,
     identifier,
     purpose,
     code: input.otp,
     token: input.token,
     sessionId: caller?.sessionId,
+    client: input.client,
   });
   if (!ok) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
 
@@ -67,7 +70,7 @@ export async function verifyCode(
     identifier,
     purpose,
     sessionId: purpose === 'transfer' ? (caller?.sessionId ?? null) : null,
-    expiresAt: new Date(Date.now() + VERIFICATION_TTL_MS),
+    expiresAt: new Date(deps.now().getTime() + VERIFICATION_TTL_MS),
   });
   if (purpose === 'transfer') return { purpose };
   return { purpose, verificationToken };

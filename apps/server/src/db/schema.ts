@@ -120,9 +120,12 @@ export interface OtpCodesTable {
 export interface OtpEventsTable {
   id: Generated<string>;
   identifier: string;
-  kind: 'send' | 'failure';
+  /** 'sms': a code or notice texted (the SMS budgets); 'owner_notice': the owner told of failures. */
+  kind: 'send' | 'failure' | 'sms' | 'owner_notice';
   /** Sends only: what the code was for ('palm_enrol_request': an admin-assisted enrolment's code). */
   purpose: OtpPurpose | 'palm_enrol_request' | null;
+  /** Failures and SMS: the client's address (an IPv6 one by its /64); null on rows from before. */
+  client: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

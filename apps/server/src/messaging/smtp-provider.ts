@@ -7,6 +7,8 @@ export interface SmtpSettings {
   host: string;
   port: number;
   secure: boolean;
+  /** Without `secure`: send only after STARTTLS, never in clear (a stripped STARTTLS fails the send). */
+  requireTls?: boolean;
   user?: string | undefined;
   password?: string | undefined;
   from: string;
@@ -25,6 +27,7 @@ export class SmtpProvider implements Provider {
       host: settings.host,
       port: settings.port,
       secure: settings.secure,
+      requireTLS: settings.requireTls ?? false,
       auth: settings.user ? { user: settings.user, pass: settings.password ?? '' } : undefined,
       connectionTimeout: SMTP_TIMEOUT_MS,
       greetingTimeout: SMTP_TIMEOUT_MS,

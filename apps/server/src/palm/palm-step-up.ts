@@ -50,20 +50,25 @@ export async function sendStepUpCode(
 /** Checks the code: the caller's session may then act for `purpose` until the answered time. */
 export async function verifyStepUpCode(
   deps: PalmStepUpDeps,
-  input: StepUpCaller & { purpose: StepUpPurpose; code: string },
+  input: StepUpCaller & {
+    purpose: StepUpPurpose;
+    code: string;
+    /** Who is trying: the client's address (its failures wait and lock as a sign-in's do). */
+    client: string;
+  },
   now = new Date(),
 ): Promise<{ validUntil: Date }> {
   const contact = await ownContactOf(deps.db, input.userId);
   const ok = await consumeOtp(
-    deps.db,
+    { db: deps.db, messenger: deps.messenger, now: () => now },
     {
       secret: deps.secret,
       identifier: contact.address,
       purpose: input.purpose,
       code: input.code,
       sessionId: input.sessionId,
+      client: input.client,
     },
-    now,
   );
   if (!ok) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
   const validUntil = new Date(now.getTime() + STEP_UP_VALID_MS);

@@ -19,6 +19,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'application error');
+      if (error.retryAfterS !== undefined) void reply.header('retry-after', String(error.retryAfterS));
       return reply.status(error.statusCode).send(body(error.code, error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

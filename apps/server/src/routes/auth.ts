@@ -36,6 +36,7 @@ import { signUp } from '../auth/sign-up';
 import type { SignedIn } from '../auth/start-session';
 import { identifierOf } from '../auth/users';
 import { VERIFICATION_TTL_MS, verifyCode } from '../auth/verify-code';
+import { clientKey } from './support/client-key';
 import { publicOrigin } from './support/public-origin';
 import {
   authenticate,
@@ -93,6 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
       token: input.token,
       requested: input.purpose,
       caller: await callerOf(request),
+      client: clientKey(request),
     });
     if (result.purpose === 'login')
       return { success: true as const, purpose: result.purpose, ...signedIn(reply, result) };
@@ -124,6 +126,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
         requested: request.body.purpose,
         caller: await callerOf(request),
         origin: publicOrigin(request),
+        client: clientKey(request),
       }),
   );
   app.post(
@@ -143,6 +146,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
         requested: request.body.purpose,
         caller: await callerOf(request),
         origin: publicOrigin(request),
+        client: clientKey(request),
       }),
   );
   app.post(
@@ -216,6 +220,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
         otp: request.body.otp,
         password: request.body.password,
         currentSessionId: (await authenticate(request))?.sessionId,
+        client: clientKey(request),
       });
       return signedIn(reply, session);
     },
@@ -238,6 +243,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
         otp: request.body.otp,
         newPassword: request.body.newPassword,
         currentSessionId: (await authenticate(request))?.sessionId,
+        client: clientKey(request),
       });
       return signedIn(reply, session);
     },

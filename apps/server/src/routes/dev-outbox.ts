@@ -2,6 +2,8 @@ import { outboxResponseSchema, type OutboxMessage } from '@hasta/contracts/outbo
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OUTBOX_PAGE_SIZE, readOutbox, type OutboxDeps } from '../messaging/read-outbox';
+import { requireAdmin } from '../plugins/auth';
+import { isLoopbackRequest } from './support/loopback-request';
 
 const outboxQuerySchema = z.object({
   to: z.string().trim().toLowerCase().max(320).optional(),
@@ -10,9 +12,15 @@ const outboxQuerySchema = z.object({
 
 /**
  * The dev outbox: every SMS and email sent outside production, newest first. Registered only when NODE_ENV is
- * not production, so there it does not exist (404).
+ * not production, so there it does not exist (404). Elsewhere it answers the developer on this machine
+ * (a loopback request no proxy forwarded) and admins; anyone else gets 401/403, so a server started without
+ * NODE_ENV does not hand out everyone's codes (issue 23).
  */
 export const devOutboxRoutes: FastifyPluginAsyncZod<{ deps: OutboxDeps }> = async (app, { deps }) => {
+  app.addHook('onRequest', async (request) => {
+    if (!isLoopbackRequest(request)) await requireAdmin(request);
+  });
+
   app.get(
     '/api/dev/outbox',
     {

@@ -22,6 +22,7 @@ import {
   viewEnrolmentRequest,
 } from '../palm/palm-enrolment-request';
 import { palmPayStatus, unfreezePalmPay } from '../palm/palm-pay-status';
+import { clientKey } from './support/client-key';
 import { sendStepUpCode, stepUpStatus, verifyStepUpCode, type PalmStepUpDeps } from '../palm/palm-step-up';
 import type { PalmRegistrationDeps } from '../palm/register-palm';
 import { requireUser } from '../plugins/auth';
@@ -90,6 +91,7 @@ export const palmEnrolmentRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistr
         sessionId: auth.sessionId,
         purpose: request.body.purpose,
         code: request.body.otp,
+        client: clientKey(request),
       });
       return {
         success: true as const,

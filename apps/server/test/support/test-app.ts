@@ -68,8 +68,23 @@ export const RAISED_PALM_RATE_LIMITS = {
   PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR: '1000000',
 } as const;
 
+/**
+ * Test servers text from one client address (127.0.0.1) far more than a person would in an hour: the SMS
+ * budgets are raised out of the way unless a test sets them (test/sms-pumping.test.ts does).
+ */
+const RAISED_SMS_BUDGETS = {
+  SMS_BUDGET_PER_CLIENT_PER_HOUR: '1000000',
+  SMS_BUDGET_GLOBAL_PER_HOUR: '1000000',
+} as const;
+
 export function testEnv(overrides: Record<string, string> = {}): Env {
-  return parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory://', ...overrides });
+  return parseEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    ...RAISED_SMS_BUDGETS,
+    ...overrides,
+  });
 }
 
 export interface TestApp {
@@ -86,7 +101,9 @@ export interface TestApp {
  * The real server on a fresh migrated database, logging into memory. Call `app.ready()` (or inject) after
  * adding any test-only routes.
  */
-export async function buildTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  options: { env?: Record<string, string>; clock?: () => Date } = {},
+): Promise<TestApp> {
   const env = testEnv(options.env);
   const { database, drop } = await createTestDatabase();
   await migrate(database);
@@ -98,7 +115,13 @@ export async function buildTestApp(options: { env?: Record<string, string> } = {
       done();
     },
   });
-  const app = await buildApp({ env, database, messenger, logger: { level: 'info', stream } });
+  const app = await buildApp({
+    env,
+    database,
+    messenger,
+    logger: { level: 'info', stream },
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   return {
     app,
     database,

@@ -291,8 +291,8 @@ function UsersTable({
             {formatInr(user.balance, 'en-IN')}
           </td>
           <td className={cellClass}>{user.role}</td>
-          <td className={cellClass}>{user.left_palm_registered ? 'YES' : 'NO'}</td>
-          <td className={cellClass}>{user.right_palm_registered ? 'YES' : 'NO'}</td>
+          <td className={cellClass}>{user.left_palm_hash !== null ? 'YES' : 'NO'}</td>
+          <td className={cellClass}>{user.right_palm_hash !== null ? 'YES' : 'NO'}</td>
           <td className={`${cellClass} whitespace-nowrap`}>{formatDate(user.created_at)}</td>
           <td className="px-4 py-3">
             <div className="flex flex-wrap gap-2">
@@ -309,15 +309,15 @@ function UsersTable({
 }
 
 /**
- * Spec §2.17: a Register button for each hand without a palm; both shown disabled once both hands are
- * registered.
+ * Spec §2.17: a Register button for each hand without a palm (its `*_palm_hash` is null, spec §3); both shown
+ * disabled once both hands are registered.
  */
 function PalmActions({ user }: { user: AdminUserRow }) {
   const hands: Array<{ hand: Hand; label: string; registered: boolean }> = [
-    { hand: 'left', label: 'Register Left Palm', registered: user.left_palm_registered },
-    { hand: 'right', label: 'Register Right Palm', registered: user.right_palm_registered },
+    { hand: 'left', label: 'Register Left Palm', registered: user.left_palm_hash !== null },
+    { hand: 'right', label: 'Register Right Palm', registered: user.right_palm_hash !== null },
   ];
-  const both = user.left_palm_registered && user.right_palm_registered;
+  const both = hands.every(({ registered }) => registered);
   return (
     <>
       {hands.map(({ hand, label, registered }) => {

@@ -15,6 +15,8 @@ const row = (overrides: Partial<AdminUserRow>): AdminUserRow => ({
   balance_paise: '123450',
   left_palm_registered: false,
   right_palm_registered: false,
+  left_palm_hash: null,
+  right_palm_hash: null,
   created_at: '2026-03-01T10:00:00.123Z',
   ...overrides,
 });
@@ -25,8 +27,14 @@ describe('usersCsv', () => {
   it('writes the columns of spec §7 with YES/NO palms and a 10-character date', () => {
     const parsed = readBack(
       usersCsv([
-        row({ left_palm_registered: true }),
-        row({ id: 'b', email: null, role: 'merchant', right_palm_registered: true }),
+        row({ left_palm_registered: true, left_palm_hash: 'registered' }),
+        row({
+          id: 'b',
+          email: null,
+          role: 'merchant',
+          right_palm_registered: true,
+          right_palm_hash: 'registered',
+        }),
       ]),
     );
     expect(parsed.errors).toEqual([]);

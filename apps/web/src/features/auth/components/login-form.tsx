@@ -113,7 +113,8 @@ export function LoginForm() {
       setDigits([...EMPTY_CODE]);
       goTo(purpose === 'password_reset' ? 'reset' : 'otp');
       countdown.start(answer.resend_after_s);
-      toast(otpSentText(contact.channel));
+      // A phone's code goes to the account's email once the SMS budget is spent: the answer says so.
+      toast(answer.message === messages.otpSentEmail ? messages.otpSentEmail : otpSentText(contact.channel));
     },
     onError: (error) => {
       const onCodeStep = mode === 'otp' || mode === 'reset';

@@ -87,7 +87,9 @@ export function TransferRoute() {
       const answer = await sendTransferOtp(channel);
       recordOtpSend(identifier);
       countdown.start(answer.resend_after_s > 0 ? answer.resend_after_s : OTP_RESEND_COOLDOWN_MS / 1_000);
-      toast.success(channel.kind === 'sms' ? messages.otpSentPhone : messages.otpSentEmail);
+      // A phone's code goes to the account's email once the SMS budget is spent: the answer says so.
+      const byEmail = channel.kind === 'email' || answer.message === messages.otpSentEmail;
+      toast.success(byEmail ? messages.otpSentEmail : messages.otpSentPhone);
       return true;
     } catch (cause) {
       setError(errorMessage(cause, messages.failedToSendOtpRetry));
