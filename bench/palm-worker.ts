@@ -1,67 +1,106 @@
 /**
- * The worker half of `npm run bench:palm`: renders synthetic captures, extracts and protects them, and
- * computes 1:1 distances, all into SharedArrayBuffers that the main thread allocated (see palm.ts).
+ * The worker half of `npm run bench:palm` and `npm run bench:palm-calibrate`: captures the holds of one palm
+ * model at one nuisance level (bench/palm-capture.ts), extracts, fuses and protects their scans, and computes
+ * 1:1 distances, all into SharedArrayBuffers that the main thread allocated and sends with each task.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   codeDistance,
   encodeCode,
-  extractFeatures,
-  DEFAULT_FEATURE_OPTIONS,
   planesFor,
+  popcount32,
+  DEFAULT_FEATURE_OPTIONS,
   type FeatureKind,
   type PalmCode,
+  type PalmFeatures,
 } from '../packages/palm/src/features';
 import {
-  coarseAlignmentsOf,
   DEFAULT_ALIGNMENT_PLAN,
-  fineAlignmentsOf,
   TemplateProtector,
   type ProbeTemplates,
   type ProtectedTemplate,
 } from '../packages/palm/src/protect';
-import { fuseFeatures } from '../packages/palm/src/fusion';
 import { coarseDistance, verifyDistance } from '../packages/palm/src/search';
-import { createIdentity, renderSample, type SyntheticSetting } from '../packages/palm/src/synthetic';
+import { extractFeatures } from '../packages/palm/src/features';
+import { createRng } from '../packages/palm/src/random';
+import type { NuisanceLevel } from './palm-data/camera';
+import {
+  fuseScan,
+  gatedScan,
+  Hold,
+  holdSeed,
+  palmOf,
+  ROI_SIZE,
+  SCAN_FRAMES,
+  type ModelName,
+} from './palm-capture';
 
-/** One feature kind's buffers: every sample's enrolled template, probe templates and raw codes. */
+/** One kind of scan's buffers: every slot's enrolled template, probe templates and raw codes. */
 export interface KindBuffers {
   kind: FeatureKind;
-  identities: number;
+  slots: number;
   enrol: SharedArrayBuffer;
   probeFine: SharedArrayBuffer;
   probeCoarse: SharedArrayBuffer;
-  /** Raw (unprotected) codes per sample and rotation of the plan: planes + 1 mask rows of `grid` words. */
+  /** Raw (unprotected) codes per slot and rotation of the plan: planes + 1 mask rows of `grid` words. */
   raw: SharedArrayBuffer;
+  /** Per slot: 1 when the scan was made, 0 when it was not (too few good frames, or frames that disagree). */
+  made: SharedArrayBuffer;
 }
 
-export interface WorkerSetup {
+/** The scans of one palm model at one level, slot = identity × holds + hold. */
+export interface ConfigBuffers {
+  /** One frame of the hold (frame 0); the calibration makes none. */
+  single?: KindBuffers;
+  /** The hold's first SCAN_FRAMES frames fused. */
+  fused: KindBuffers;
+  /** The first frame that passes the quality gate (holding the palm again when none does). */
+  gatedSingle?: KindBuffers;
+  /** The first SCAN_FRAMES frames that pass the quality gate, fused. */
+  gatedFused?: KindBuffers;
+}
+
+export interface BuildConfig {
+  model: ModelName;
+  level: NuisanceLevel;
   seed: number;
-  samples: number;
-  setting: SyntheticSetting;
-  key: Uint8Array;
-  kinds: KindBuffers[];
+  holds: number;
+  /** Frames captured per hold (the ungated scans use the first SCAN_FRAMES). */
+  frames: number;
+  /** Holds a gated scan may take in all before it gives up. */
+  maxHolds: number;
+  /**
+   * 'server': hold 0 is the registration (its enrolled template only) and the later holds payment scans
+   * (their probe templates only), as the server uses them; 'both': every hold makes both.
+   */
+  roles: 'server' | 'both';
 }
 
-/** Captures fused into one registration (the first FUSED_CAPTURES samples) or one payment scan (the next ones). */
-export const FUSED_CAPTURES = 3;
-
-/** Payment scans per identity from `samples` captures: the captures after registration's, in threes. */
-export function fusedProbesPer(samples: number): number {
-  return Math.floor((samples - FUSED_CAPTURES) / FUSED_CAPTURES);
+export interface BuildTally {
+  capture_ms: number;
+  extract_ms: number;
+  protect_ms: number;
+  fuse_ms: number;
+  scans: number;
+  /** Frames judged by the gate (every frame of the ungated holds). */
+  frames: number;
+  refused: number;
+  /** Refused frames naming each issue (a frame may name several). */
+  issues: Record<string, number>;
+  /** Refused frames by their most important issue. */
+  firstIssue: Record<string, number>;
+  /** Extra holds the gated scans took. */
+  extraHolds: number;
+  /** Usable cells (the Competitive Code's mask) summed over the one-capture scans, and their number. */
+  dataPoints: number;
+  dataPointScans: number;
 }
 
 export type WorkerTask =
-  | { task: 'build'; kind: number; from: number; to: number }
-  /**
-   * The product's protocol into `kind`'s buffers (Competitive Code), 1 + fusedProbesPer(samples) slots per
-   * identity: its registration, fused from its first captures, then its payment scans, each fused from the
-   * next captures.
-   */
-  | { task: 'fuse'; kind: number; from: number; to: number }
+  | { task: 'build'; config: BuildConfig; buffers: ConfigBuffers; from: number; to: number }
   | {
       task: 'compare';
-      kind: number;
+      buffers: KindBuffers;
       pairs: SharedArrayBuffer;
       fine: SharedArrayBuffer;
       coarse: SharedArrayBuffer;
@@ -71,170 +110,316 @@ export type WorkerTask =
     };
 
 export const GRID = DEFAULT_FEATURE_OPTIONS.grid;
-export const ROI_SIZE = 128;
-
-export function planesOf(kind: FeatureKind): number {
-  return planesFor(kind);
-}
 
 export function rawWords(kind: FeatureKind): number {
-  return (planesOf(kind) + 1) * GRID;
+  return (planesFor(kind) + 1) * GRID;
 }
 
-export function layout(protector: TemplateProtector) {
-  const plan = DEFAULT_ALIGNMENT_PLAN;
-  const fineAlignments = fineAlignmentsOf(plan);
-  const coarseAlignments = coarseAlignmentsOf(plan);
+export interface Layout {
+  words: number;
+  coarseWords: number;
+  fineAlignments: number;
+  coarseAlignments: number;
+  /** The unprotected baseline's probe poses (each rotation × scale of the plan; the shifts in codeDistance). */
+  poses: number;
+}
+
+/** The templates' sizes, read from a probe the protector makes (so they follow the engine's plan). */
+export function layout(protector: TemplateProtector): Layout {
+  const rng = createRng(1);
+  const image = Uint8Array.from({ length: ROI_SIZE * ROI_SIZE }, () => 64 + rng.int(128));
+  const probe = protector.probe(extractFeatures(image, ROI_SIZE));
   return {
     words: protector.words,
     coarseWords: protector.coarseWords,
-    fineAlignments,
-    coarseAlignments,
-    rotations: plan.rotations_deg.length,
+    fineAlignments: probe.fineAlignments,
+    coarseAlignments: probe.coarseAlignments,
+    poses: POSES.length,
   };
 }
 
-if (parentPort) {
-  const setup = workerData as WorkerSetup;
-  const protector = new TemplateProtector(setup.key);
-  const shape = layout(protector);
-  const views = setup.kinds.map((buffers) => ({
-    kind: buffers.kind,
-    enrol: new Uint32Array(buffers.enrol),
-    probeFine: new Uint32Array(buffers.probeFine),
-    probeCoarse: new Uint32Array(buffers.probeCoarse),
-    raw: new Uint32Array(buffers.raw),
-  }));
-  const template = (kindIndex: number, sample: number): ProtectedTemplate => {
-    const v = views[kindIndex]!;
-    return {
-      kind: v.kind,
-      symbolBits: protector.symbolBits,
-      hashes: protector.parameters.hashes,
-      coarseHashes: protector.parameters.coarseHashes,
-      keyId: protector.keyId,
-      words: v.enrol.subarray(sample * shape.words, (sample + 1) * shape.words),
-    };
-  };
-  const probe = (kindIndex: number, sample: number): ProbeTemplates => {
-    const v = views[kindIndex]!;
-    const fineSize = shape.fineAlignments * shape.words;
-    const coarseSize = shape.coarseAlignments * shape.coarseWords;
-    return {
-      symbolBits: protector.symbolBits,
-      keyId: protector.keyId,
-      hashes: protector.parameters.hashes,
-      coarseHashes: protector.parameters.coarseHashes,
-      fine: v.probeFine.subarray(sample * fineSize, (sample + 1) * fineSize),
-      fineAlignments: shape.fineAlignments,
-      coarse: v.probeCoarse.subarray(sample * coarseSize, (sample + 1) * coarseSize),
-      coarseAlignments: shape.coarseAlignments,
-    };
-  };
-  const rawCode = (kindIndex: number, sample: number, rotation: number): PalmCode => {
-    const v = views[kindIndex]!;
-    const planes = planesOf(v.kind);
-    const size = rawWords(v.kind);
-    const base = (sample * shape.rotations + rotation) * size;
-    return {
-      kind: v.kind,
-      grid: GRID,
-      planes,
-      bits: v.raw.subarray(base, base + planes * GRID),
-      mask: v.raw.subarray(base + planes * GRID, base + size),
-    };
-  };
-  const zeroRotation = DEFAULT_ALIGNMENT_PLAN.rotations_deg.indexOf(0);
+/** The plan's poses, for the unprotected baseline: every rotation at every scale. */
+const POSES = DEFAULT_ALIGNMENT_PLAN.rotations_deg.flatMap((rotation_deg) =>
+  (DEFAULT_ALIGNMENT_PLAN.scales ?? [1]).map((scale) => ({ rotation_deg, scale })),
+);
+const IDENTITY_POSE = POSES.findIndex((p) => p.rotation_deg === 0 && p.scale === 1);
 
+export function kindBuffers(shape: Layout, slots: number, raw: boolean): KindBuffers {
+  const kind: FeatureKind = 'competitive';
+  return {
+    kind,
+    slots,
+    enrol: new SharedArrayBuffer(slots * shape.words * 4),
+    probeFine: new SharedArrayBuffer(slots * shape.fineAlignments * shape.words * 4),
+    probeCoarse: new SharedArrayBuffer(slots * shape.coarseAlignments * shape.coarseWords * 4),
+    raw: new SharedArrayBuffer(raw ? slots * shape.poses * rawWords(kind) * 4 : 0),
+    made: new SharedArrayBuffer(slots),
+  };
+}
+
+export function probeOf(
+  protector: TemplateProtector,
+  shape: Layout,
+  kind: KindBuffers,
+  slot: number,
+): ProbeTemplates {
+  const fineSize = shape.fineAlignments * shape.words;
+  const coarseSize = shape.coarseAlignments * shape.coarseWords;
+  return {
+    symbolBits: protector.symbolBits,
+    keyId: protector.keyId,
+    hashes: protector.parameters.hashes,
+    coarseHashes: protector.parameters.coarseHashes,
+    fine: new Uint32Array(kind.probeFine, slot * fineSize * 4, fineSize),
+    fineAlignments: shape.fineAlignments,
+    coarse: new Uint32Array(kind.probeCoarse, slot * coarseSize * 4, coarseSize),
+    coarseAlignments: shape.coarseAlignments,
+  };
+}
+
+export function templateOf(
+  protector: TemplateProtector,
+  shape: Layout,
+  kind: KindBuffers,
+  slot: number,
+): ProtectedTemplate {
+  return {
+    kind: kind.kind,
+    symbolBits: protector.symbolBits,
+    hashes: protector.parameters.hashes,
+    coarseHashes: protector.parameters.coarseHashes,
+    keyId: protector.keyId,
+    words: new Uint32Array(kind.enrol, slot * shape.words * 4, shape.words),
+  };
+}
+
+/** What a slot's scan is made into: its enrolled template, its probe templates, or both. */
+export interface Roles {
+  enrol: boolean;
+  probe: boolean;
+}
+
+/** Writes a scan's templates (and raw codes, when the kind keeps them) into its slot. */
+function store(
+  protector: TemplateProtector,
+  shape: Layout,
+  kind: KindBuffers,
+  slot: number,
+  features: PalmFeatures,
+  roles: Roles,
+): number {
+  const t0 = performance.now();
+  if (roles.enrol) new Uint32Array(kind.enrol).set(protector.enrol(features).words, slot * shape.words);
+  if (roles.probe) {
+    const p = protector.probe(features);
+    new Uint32Array(kind.probeFine).set(p.fine, slot * shape.fineAlignments * shape.words);
+    new Uint32Array(kind.probeCoarse).set(p.coarse, slot * shape.coarseAlignments * shape.coarseWords);
+  }
+  const elapsed = performance.now() - t0;
+  if (kind.raw.byteLength > 0) {
+    const raw = new Uint32Array(kind.raw);
+    POSES.forEach(({ rotation_deg, scale }, r) => {
+      const code = encodeCode(features, { rotation_deg, dx_cells: 0, dy_cells: 0, scale });
+      const base = (slot * shape.poses + r) * rawWords(kind.kind);
+      raw.set(code.bits, base);
+      raw.set(code.mask, base + code.bits.length);
+    });
+  }
+  new Uint8Array(kind.made)[slot] = 1;
+  return elapsed;
+}
+
+/** A scan's templates copied from one kind's slot to another's (the same scan made twice is made once). */
+function copySlot(shape: Layout, from: KindBuffers, to: KindBuffers, slot: number): void {
+  const copy = (a: SharedArrayBuffer, b: SharedArrayBuffer, size: number) =>
+    new Uint32Array(b, slot * size * 4, size).set(new Uint32Array(a, slot * size * 4, size));
+  copy(from.enrol, to.enrol, shape.words);
+  copy(from.probeFine, to.probeFine, shape.fineAlignments * shape.words);
+  copy(from.probeCoarse, to.probeCoarse, shape.coarseAlignments * shape.coarseWords);
+  new Uint8Array(to.made)[slot] = 1;
+}
+
+function rawCode(shape: Layout, kind: KindBuffers, slot: number, pose: number): PalmCode {
+  const planes = planesFor(kind.kind);
+  const size = rawWords(kind.kind);
+  const base = (slot * shape.poses + pose) * size;
+  const raw = new Uint32Array(kind.raw);
+  return {
+    kind: kind.kind,
+    grid: GRID,
+    planes,
+    bits: raw.subarray(base, base + planes * GRID),
+    mask: raw.subarray(base + planes * GRID, base + size),
+  };
+}
+
+/** Builds identities [from, to) of a configuration into its buffers. */
+export function buildIdentities(
+  protector: TemplateProtector,
+  shape: Layout,
+  config: BuildConfig,
+  buffers: ConfigBuffers,
+  from: number,
+  to: number,
+): BuildTally {
+  const tally: BuildTally = {
+    capture_ms: 0,
+    extract_ms: 0,
+    protect_ms: 0,
+    fuse_ms: 0,
+    scans: 0,
+    frames: 0,
+    refused: 0,
+    issues: {},
+    firstIssue: {},
+    extraHolds: 0,
+    dataPoints: 0,
+    dataPointScans: 0,
+  };
+  const fuse = (features: PalmFeatures[]) => {
+    const t0 = performance.now();
+    const fused = fuseScan(features);
+    tally.fuse_ms += performance.now() - t0;
+    return fused;
+  };
+  for (let identity = from; identity < to; identity++) {
+    const palm = palmOf(config.model, config.seed, identity);
+    for (let h = 0; h < config.holds; h++) {
+      const slot = identity * config.holds + h;
+      const roles: Roles =
+        config.roles === 'both' ? { enrol: true, probe: true } : { enrol: h === 0, probe: h > 0 };
+      const capture = (hold: number) =>
+        new Hold(palm, config.level, holdSeed(config.seed, identity, hold, config.level), config.frames);
+      const hold = capture(h);
+      const holds = [hold];
+      if (buffers.single) {
+        tally.protect_ms += store(protector, shape, buffers.single, slot, hold.features(0), roles);
+        tally.dataPoints += encodeCode(hold.features(0)).mask.reduce((a, word) => a + popcount32(word), 0);
+        tally.dataPointScans++;
+      }
+      const fused = fuse(Array.from({ length: SCAN_FRAMES }, (_, f) => hold.features(f)));
+      if (fused) tally.protect_ms += store(protector, shape, buffers.fused, slot, fused, roles);
+      tally.scans += 2;
+      if (!buffers.gatedFused && !buffers.gatedSingle) continue;
+      // The gate's table judges the frames of the ungated scan (the hold's first SCAN_FRAMES).
+      for (let f = 0; f < SCAN_FRAMES; f++) {
+        const quality = hold.quality(f);
+        tally.frames++;
+        if (quality.passes) continue;
+        tally.refused++;
+        for (const issue of quality.issues) tally.issues[issue] = (tally.issues[issue] ?? 0) + 1;
+        const first = quality.issues[0] ?? 'unnamed';
+        tally.firstIssue[first] = (tally.firstIssue[first] ?? 0) + 1;
+      }
+      // Retry holds are numbered apart from the ungated holds (another seed for each).
+      const retry = (attempt: number) => {
+        while (holds.length <= attempt) {
+          holds.push(capture(1000 + 10 * h + holds.length));
+        }
+        return holds[attempt]!;
+      };
+      if (buffers.gatedSingle) {
+        const scan = gatedScan(hold, retry, 1, config.maxHolds);
+        if (scan) {
+          tally.extraHolds += scan.holds - 1;
+          if (buffers.single && scan.hold === hold && scan.frames[0] === 0) {
+            copySlot(shape, buffers.single, buffers.gatedSingle, slot);
+          } else {
+            const features = scan.hold.features(scan.frames[0]!);
+            tally.protect_ms += store(protector, shape, buffers.gatedSingle, slot, features, roles);
+          }
+        }
+      }
+      if (buffers.gatedFused) {
+        const scan = gatedScan(hold, retry, SCAN_FRAMES, config.maxHolds);
+        if (scan) {
+          tally.extraHolds += scan.holds - 1;
+          // The ungated scan's own frames: the same scan (made, or refused for frames that disagree).
+          if (scan.hold === hold && scan.frames.every((f, i) => f === i)) {
+            if (fused) copySlot(shape, buffers.fused, buffers.gatedFused, slot);
+          } else {
+            const features = fuse(scan.frames.map((f) => scan.hold.features(f)));
+            if (features)
+              tally.protect_ms += store(protector, shape, buffers.gatedFused, slot, features, roles);
+          }
+        }
+      }
+      for (const h2 of holds) {
+        tally.extract_ms += h2.extract_ms;
+        tally.capture_ms += h2.capture_ms;
+      }
+    }
+  }
+  return tally;
+}
+
+/** Distances of pairs [from, to) (probe slot, gallery slot): full, coarse, and raw where asked. */
+export function compareRange(
+  protector: TemplateProtector,
+  shape: Layout,
+  buffers: KindBuffers,
+  pairs: Int32Array,
+  fine: Float32Array,
+  coarse: Float32Array,
+  raw: Float32Array | undefined,
+  from: number,
+  to: number,
+): void {
+  for (let i = from; i < to; i++) {
+    const probeSlot = pairs[2 * i]!;
+    const gallerySlot = pairs[2 * i + 1]!;
+    const stored = templateOf(protector, shape, buffers, gallerySlot);
+    const probed = probeOf(protector, shape, buffers, probeSlot);
+    fine[i] = verifyDistance(stored, probed);
+    coarse[i] = coarseDistance(stored, probed);
+    if (raw && i < raw.length) {
+      // The unprotected baseline: the same rotations, scales and shifts, on the codes themselves.
+      const enrolled = rawCode(shape, buffers, gallerySlot, IDENTITY_POSE);
+      let best = 1;
+      for (let r = 0; r < shape.poses; r++) {
+        best = Math.min(
+          best,
+          codeDistance(
+            enrolled,
+            rawCode(shape, buffers, probeSlot, r),
+            DEFAULT_ALIGNMENT_PLAN.maxShift_cells,
+          ),
+        );
+      }
+      raw[i] = best;
+    }
+  }
+}
+
+if (parentPort) {
+  const key = (workerData as { key: Uint8Array }).key;
+  const protector = new TemplateProtector(key);
+  const shape = layout(protector);
   parentPort.on('message', (message: WorkerTask) => {
     const started = performance.now();
-    const v = views[message.kind]!;
-    if (message.task === 'fuse') {
-      let fuse_ms = 0;
-      for (let identity = message.from; identity < message.to; identity++) {
-        const palm = createIdentity(setup.seed, identity);
-        const features = Array.from({ length: setup.samples }, (_, s) =>
-          extractFeatures(renderSample(palm, s, setup.setting, ROI_SIZE), ROI_SIZE, DEFAULT_FEATURE_OPTIONS),
-        );
-        const slot = identity * (1 + fusedProbesPer(setup.samples));
-        const t0 = performance.now();
-        const registration = fuseFeatures(features.slice(0, FUSED_CAPTURES)).features;
-        fuse_ms += performance.now() - t0;
-        v.enrol.set(protector.enrol(registration).words, slot * shape.words);
-        for (let p = 1; p <= fusedProbesPer(setup.samples); p++) {
-          const t1 = performance.now();
-          const scan = fuseFeatures(features.slice(p * FUSED_CAPTURES, (p + 1) * FUSED_CAPTURES)).features;
-          fuse_ms += performance.now() - t1;
-          const probe = protector.probe(scan);
-          v.probeFine.set(probe.fine, (slot + p) * shape.fineAlignments * shape.words);
-          v.probeCoarse.set(probe.coarse, (slot + p) * shape.coarseAlignments * shape.coarseWords);
-        }
-      }
-      parentPort!.postMessage({ done: true, fuse_ms, elapsed_ms: performance.now() - started });
-      return;
-    }
     if (message.task === 'build') {
-      const options = { ...DEFAULT_FEATURE_OPTIONS, kind: v.kind };
-      let extract_ms = 0;
-      let protect_ms = 0;
-      for (let identity = message.from; identity < message.to; identity++) {
-        const palm = createIdentity(setup.seed, identity);
-        for (let s = 0; s < setup.samples; s++) {
-          const sample = identity * setup.samples + s;
-          const roi = renderSample(palm, s, setup.setting, ROI_SIZE);
-          const t0 = performance.now();
-          const features = extractFeatures(roi, ROI_SIZE, options);
-          const t1 = performance.now();
-          v.enrol.set(protector.enrol(features).words, sample * shape.words);
-          const p = protector.probe(features);
-          protect_ms += performance.now() - t1;
-          extract_ms += t1 - t0;
-          v.probeFine.set(p.fine, sample * shape.fineAlignments * shape.words);
-          v.probeCoarse.set(p.coarse, sample * shape.coarseAlignments * shape.coarseWords);
-          DEFAULT_ALIGNMENT_PLAN.rotations_deg.forEach((rotation_deg, r) => {
-            const code = encodeCode(features, { rotation_deg, dx_cells: 0, dy_cells: 0 });
-            const base = (sample * shape.rotations + r) * rawWords(v.kind);
-            v.raw.set(code.bits, base);
-            v.raw.set(code.mask, base + code.bits.length);
-          });
-        }
-      }
-      parentPort!.postMessage({
-        done: true,
-        extract_ms,
-        protect_ms,
-        elapsed_ms: performance.now() - started,
-      });
+      const tally = buildIdentities(
+        protector,
+        shape,
+        message.config,
+        message.buffers,
+        message.from,
+        message.to,
+      );
+      parentPort!.postMessage({ ...tally, elapsed_ms: performance.now() - started });
       return;
     }
-    const pairs = new Int32Array(message.pairs);
-    const fine = new Float32Array(message.fine);
-    const coarse = new Float32Array(message.coarse);
-    const raw = message.raw ? new Float32Array(message.raw) : undefined;
-    for (let i = message.from; i < message.to; i++) {
-      const probeSample = pairs[2 * i]!;
-      const gallerySample = pairs[2 * i + 1]!;
-      const stored = template(message.kind, gallerySample);
-      const probed = probe(message.kind, probeSample);
-      fine[i] = verifyDistance(stored, probed);
-      coarse[i] = coarseDistance(stored, probed);
-      if (raw && i < raw.length) {
-        // The unprotected baseline: the same rotations and shifts, on the codes themselves.
-        const enrolled = rawCode(message.kind, gallerySample, zeroRotation);
-        let best = 1;
-        for (let r = 0; r < shape.rotations; r++) {
-          best = Math.min(
-            best,
-            codeDistance(
-              enrolled,
-              rawCode(message.kind, probeSample, r),
-              DEFAULT_ALIGNMENT_PLAN.maxShift_cells,
-            ),
-          );
-        }
-        raw[i] = best;
-      }
-    }
+    compareRange(
+      protector,
+      shape,
+      message.buffers,
+      new Int32Array(message.pairs),
+      new Float32Array(message.fine),
+      new Float32Array(message.coarse),
+      message.raw ? new Float32Array(message.raw) : undefined,
+      message.from,
+      message.to,
+    );
     parentPort!.postMessage({ done: true, elapsed_ms: performance.now() - started });
   });
 }

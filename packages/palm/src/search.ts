@@ -660,8 +660,8 @@ export function scanCoarse(
  * scale), with location and scale fitted to the measured impostor quantiles between FMR 1e-5 and 1e-1
  * (a straight line on a normal probability plot). Each alignment's distance is a sum of many symbol
  * comparisons, hence close to normal, and the minimum over the probe's alignments shifts the tail rather
- * than changing its shape. The defaults were fitted by `npm run bench:palm` on the medium setting, which
- * prints a new fit each run and checks it against the measured FMR down to 1e-6.
+ * than changing its shape. The default is fitted by `npm run bench:palm-calibrate` (both palm models, every
+ * nuisance level, calibration seeds); `npm run bench:palm` checks its FMR on other seeds.
  */
 export interface ImpostorModel {
   location: number;
@@ -669,11 +669,14 @@ export interface ImpostorModel {
 }
 
 /**
- * The fit of 10^6 impostor pairs of the server's protocol (decision 020): payment scans and registrations each
- * fused from three captures, 1,000 identities (docs/palm-benchmark.md). Single captures fit 0.6769 / 0.0273;
- * fused scans' tail is wider, so their fit gives the tighter thresholds.
+ * Fitted by `npm run bench:palm-calibrate` to the server's protocol (a fused payment scan against fused
+ * registrations) on calibration seeds: 300 palms × 299 per model and level, models A and B, easy, medium and
+ * hard. Each tail's normal fit, and one model under all of them over the FMRs the server works at (1e-3 / N,
+ * N = 1…10^6): model A at the hard level has the heaviest tail there (0.6632 / 0.0293; model A medium
+ * 0.6561 / 0.0260, model B medium 0.6644 / 0.0220), so its fit is the default. Model B's palms are further
+ * apart: at this threshold for FMR 1e-3, B's FMR is about 1e-5 (the threshold holds on both, and is set by A).
  */
-export const DEFAULT_IMPOSTOR_MODEL: Readonly<ImpostorModel> = { location: 0.6727, scale: 0.0295 };
+export const DEFAULT_IMPOSTOR_MODEL: Readonly<ImpostorModel> = { location: 0.6632, scale: 0.0293 };
 
 /** Standard normal CDF (erfc by Numerical Recipes' Chebyshev fit, relative error < 1.2e-7 everywhere). */
 export function normalCdf(z: number): number {
