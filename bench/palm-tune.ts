@@ -38,7 +38,11 @@ import {
 } from '../packages/palm/src/features';
 import { fuseFeatures } from '../packages/palm/src/fusion';
 import {
+  coarseGridOf,
   DEFAULT_ALIGNMENT_PLAN,
+  DEFAULT_COARSE_TO_FINE,
+  type CoarseToFine,
+  type ProbeHasher,
   DEFAULT_PROTECTION,
   TemplateProtector,
   type AlignmentPlan,
@@ -46,7 +50,7 @@ import {
   type ProtectedTemplate,
 } from '../packages/palm/src/protect';
 import { createRng } from '../packages/palm/src/random';
-import { coarseDistance, normalQuantile, verifyDistance } from '../packages/palm/src/search';
+import { coarseDistance, normalQuantile, refineDistance, verifyDistance } from '../packages/palm/src/search';
 import { createIdentity, renderSample, type SyntheticSetting } from '../packages/palm/src/synthetic';
 
 function option(name: string, fallback: string): string {
@@ -71,6 +75,12 @@ const FEATURES: Readonly<FeatureOptions> = {
 };
 /** Impostor pairs of the unprotected comparison (0: skip it). */
 const RAW_IMPOSTORS = Number(option('raw', '0'));
+/** Coarse-to-fine steps as JSON (protect.ts CoarseToFine), or 'off' for the plan's full grid. */
+const C2F_OPTION = option('c2f', 'default');
+const C2F: Readonly<CoarseToFine> | undefined =
+  C2F_OPTION === 'off'
+    ? undefined
+    : { ...DEFAULT_COARSE_TO_FINE, ...(C2F_OPTION === 'default' ? {} : JSON.parse(C2F_OPTION)) };
 const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 5) & 0xff);
 
 type HoldSource = (identity: number, hold: number) => Uint8Array[];
@@ -240,10 +250,13 @@ async function main(): Promise<void> {
   const rawEnrol: PalmCode[] = [];
   const rawProbes: PalmFeatures[][] = [];
   const singleProbes: ProbeTemplates[][] = [];
+  const fusedHashers: ProbeHasher[][] = [];
+  const grid = C2F ? coarseGridOf(PLAN, C2F) : [];
   const started = performance.now();
   for (let id = 0; id < IDENTITIES; id++) {
     const fp: ProbeTemplates[] = [];
     const sp: ProbeTemplates[] = [];
+    const fh: ProbeHasher[] = [];
     for (let hold = 0; hold < HOLDS; hold++) {
       const frames = holds[id]![hold]!;
       const t0 = performance.now();
@@ -259,7 +272,11 @@ async function main(): Promise<void> {
         scans++;
         singleEnrol.push(protector.enrol(features[0]!));
       } else {
-        fp.push(protector.probe(fused, PLAN));
+        if (C2F) {
+          const hasher = protector.prober(fused, PLAN);
+          fp.push(hasher.probe(grid));
+          fh.push(hasher);
+        } else fp.push(protector.probe(fused, PLAN));
         scanMs += performance.now() - t0;
         scans++;
         sp.push(protector.probe(features[0]!, PLAN));
@@ -267,14 +284,22 @@ async function main(): Promise<void> {
     }
     fusedProbes.push(fp);
     singleProbes.push(sp);
+    fusedHashers.push(fh);
   }
   const built = performance.now() - started;
-  const measure = (enrol: ProtectedTemplate[], probes: ProbeTemplates[][]) => {
+  const measure = (enrol: ProtectedTemplate[], probes: ProbeTemplates[][], hashers?: ProbeHasher[][]) => {
+    // Coarse to fine (fused probes): every pair refined over the full grid from the coarse one, as the
+    // search refines its closest candidates (search.ts refineResult).
+    const fine = (id: number, p: number, probe: ProbeTemplates) =>
+      hashers
+        ? refineDistance(enrol[id]!.words, hashers[p >> 8]![p & 255]!, grid, enrol[id]!.symbolBits) /
+          enrol[id]!.hashes
+        : verifyDistance(enrol[id]!, probe);
     const g: number[] = [];
     const gc: number[] = [];
     for (let id = 0; id < IDENTITIES; id++) {
-      for (const probe of probes[id]!) {
-        g.push(verifyDistance(enrol[id]!, probe));
+      for (const [h, probe] of probes[id]!.entries()) {
+        g.push(fine(id, id * 256 + h, probe));
         gc.push(coarseDistance(enrol[id]!, probe));
       }
     }
@@ -285,8 +310,9 @@ async function main(): Promise<void> {
       const a = rng.int(IDENTITIES);
       let b = rng.int(IDENTITIES - 1);
       if (b >= a) b++;
-      const probe = probes[b]![rng.int(probes[b]!.length)]!;
-      im.push(verifyDistance(enrol[a]!, probe));
+      const h = rng.int(probes[b]!.length);
+      const probe = probes[b]![h]!;
+      im.push(fine(a, b * 256 + h, probe));
       ic.push(coarseDistance(enrol[a]!, probe));
     }
     return {
@@ -295,7 +321,7 @@ async function main(): Promise<void> {
     };
   };
   const single = measure(singleEnrol, singleProbes);
-  const fused = measure(fusedEnrol, fusedProbes);
+  const fused = measure(fusedEnrol, fusedProbes, C2F ? fusedHashers : undefined);
   console.log(
     `source ${SOURCE} level ${LEVEL}: ${IDENTITIES} identities × ${HOLDS} holds × ${FRAMES} frames, ${IMPOSTORS} impostor pairs; seed ${SEED}`,
   );

@@ -21,6 +21,7 @@ import { Worker } from 'node:worker_threads';
 import { format, resolveConfig } from 'prettier';
 import { DEFAULT_FEATURE_OPTIONS, extractFeatures, type FeatureKind } from '../packages/palm/src/features';
 import {
+  coarseGridOf,
   DEFAULT_ALIGNMENT_PLAN,
   DEFAULT_PROTECTION,
   TemplateProtector,
@@ -46,6 +47,7 @@ import {
   thresholdForFmr,
   type ImpostorModel,
   type SearchResult,
+  refineResult,
 } from '../packages/palm/src/search';
 import { fuseFeatures } from '../packages/palm/src/fusion';
 import { createIdentity, renderSample } from '../packages/palm/src/synthetic';
@@ -617,10 +619,15 @@ async function speedSections(identities: number): Promise<void> {
     const t1 = performance.now();
     const fused = fuseFeatures(features).features;
     const t2 = performance.now();
-    const probe = protector.probe(fused);
+    // As the server identifies (stage 2 coarse to fine): the coarse grid hashed here, the refinement's
+    // alignments after the search.
+    const hasher = protector.prober(fused);
+    const grid = coarseGridOf(hasher.plan);
+    const probe = hasher.probe(grid);
     const t3 = performance.now();
     if (bigGallery) {
-      const result = await serverPool.search(bigGallery, probe, { candidates: BIG_CANDIDATES });
+      const coarse = await serverPool.search(bigGallery, probe, { candidates: BIG_CANDIDATES });
+      const result = { ...coarse, ...refineResult(coarse, bigGallery, hasher, grid) };
       if (result.stage1 === 'workers') viaWorkers++;
       const decision = decide([result], bigPolicy);
       if (decision.outcome === 'match' && decision.id === `palm-${i}`) found++;

@@ -14,7 +14,7 @@
  * Distances are the fraction of disagreeing Index-of-Max symbols, minimised over the probe's alignments.
  */
 import { popcount32 } from './features';
-import type { ProbeTemplates, ProtectedTemplate } from './protect';
+import type { GridAlignment, ProbeHasher, ProbeTemplates, ProtectedTemplate } from './protect';
 
 /** Masks keeping one bit per symbol after OR-folding the XOR of two words (1-, 2- and 4-bit symbols). */
 function laneMask(symbolBits: number): number {
@@ -441,6 +441,12 @@ export class PalmGallery {
     return this.slots.get(id);
   }
 
+  /** The entry's stored words (a view into the gallery: read it before the gallery changes). */
+  wordsOf(id: string): Uint32Array | undefined {
+    const slot = this.slots.get(id);
+    return slot === undefined ? undefined : this.storage.subarray(slot * this.words, (slot + 1) * this.words);
+  }
+
   /** Throws unless the probe was made under this gallery's key and has its shape. */
   checkProbe(probe: ProbeTemplates): void {
     checkShape(probe, this.shape);
@@ -813,4 +819,78 @@ export function decide(results: readonly SearchResult[], policy: Readonly<Decisi
   }
   if (ambiguous) return { outcome: 'no-match', reason: 'ambiguous' };
   return { outcome: 'no-match', reason: 'above-threshold' };
+}
+
+/**
+ * The smallest mismatch count of a stored template over a plan's full grid that a descent finds: the best of
+ * the `start` alignments, then, while one of the (up to 80) alignments one step away on rotation, scale and
+ * each shift improves on it, the best of those. Never smaller than the whole grid's minimum; equal to it
+ * when the descent reaches the grid's best alignment.
+ */
+export function refineDistance(
+  stored: Uint32Array,
+  hasher: ProbeHasher,
+  start: readonly Readonly<GridAlignment>[],
+  symbolBits: number,
+): number {
+  const words = hasher.words;
+  const plan = hasher.plan;
+  const rotations = plan.rotations_deg.length;
+  const scales = plan.scales?.length ?? 1;
+  const m = plan.maxShift_cells;
+  const distance = (a: Readonly<GridAlignment>) =>
+    symbolMismatches(stored, 0, hasher.at(a), 0, words, symbolBits);
+  let current = start[0]!;
+  let best = Infinity;
+  for (const a of start) {
+    const d = distance(a);
+    if (d < best) {
+      best = d;
+      current = a;
+    }
+  }
+  for (;;) {
+    let next: GridAlignment | undefined;
+    for (let s = Math.max(0, current.s - 1); s <= Math.min(scales - 1, current.s + 1); s++) {
+      for (let r = Math.max(0, current.r - 1); r <= Math.min(rotations - 1, current.r + 1); r++) {
+        for (let dy = Math.max(-m, current.dy - 1); dy <= Math.min(m, current.dy + 1); dy++) {
+          for (let dx = Math.max(-m, current.dx - 1); dx <= Math.min(m, current.dx + 1); dx++) {
+            const d = distance({ r, s, dx, dy });
+            if (d < best) {
+              best = d;
+              next = { r, s, dx, dy };
+            }
+          }
+        }
+      }
+    }
+    if (!next) return best;
+    current = next;
+  }
+}
+
+/** How many of a search result's closest ids coarse-to-fine refines (the best and the runner-up). */
+export const REFINED_CANDIDATES = 2;
+
+/**
+ * Stage 2 coarse to fine: a search result made with a probe of the coarse grid (`hasher.probe(start)`),
+ * its best and runner-up ids re-scored over the full grid (refineDistance from `start`) and re-ordered.
+ * Refining the runner-up as well keeps the margin check honest: its distance is no more overestimated than
+ * under the coarse grid alone, and a runner-up that refines below the best becomes the best.
+ */
+export function refineResult(
+  result: SearchResult,
+  gallery: PalmGallery,
+  hasher: ProbeHasher,
+  start: readonly Readonly<GridAlignment>[],
+): SearchResult {
+  const matches = [result.best, result.second].filter((m): m is Match => m !== undefined);
+  const refined = matches.map((match) => {
+    const stored = gallery.wordsOf(match.id);
+    if (!stored) return match;
+    const d = refineDistance(stored, hasher, start, gallery.shape.symbolBits) / gallery.shape.hashes;
+    return { id: match.id, distance: Math.min(d, match.distance) };
+  });
+  refined.sort((a, b) => a.distance - b.distance);
+  return { ...result, best: refined[0], second: refined[1] };
 }

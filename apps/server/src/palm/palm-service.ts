@@ -4,6 +4,7 @@ import { PALM_ROI_BYTES, PALM_ROI_SIZE, type Hand, type PalmScan } from '@hasta/
 import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
 import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '@hasta/palm/fusion';
 import {
+  coarseGridOf,
   parseTemplate,
   palmHash,
   serializeTemplate,
@@ -13,7 +14,7 @@ import {
 import { frameQuality, type QualityIssue } from '@hasta/palm/quality';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import { ReplayScan } from '@hasta/palm/replay';
-import { decide, decisionPolicy, galleryShapeOf } from '@hasta/palm/search';
+import { decide, decisionPolicy, galleryShapeOf, refineResult } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
@@ -459,7 +460,12 @@ export class PalmService {
     for (const [keyId, gallery] of [...this.#galleries]) {
       if (gallery.size === 0) continue;
       const key = this.#keyById(keyId)!;
-      const result = await this.#searchPool.search(gallery, key.protector.probe(feature));
+      // Stage 2 coarse to fine: the shortlist scored under the coarse grid, its closest ids refined over the
+      // full one (search.ts refineResult), hashing only the alignments the refinement visits.
+      const hasher = key.protector.prober(feature);
+      const grid = coarseGridOf(hasher.plan);
+      const coarse = await this.#searchPool.search(gallery, hasher.probe(grid));
+      const result = { ...coarse, ...refineResult(coarse, gallery, hasher, grid) };
       this.searchPaths[result.stage1]++;
       const decision = decide([result], decisionPolicy({ gallerySize, targetFpir }));
       if (decision.outcome === 'match' && (!best || decision.distance < best.distance)) {
