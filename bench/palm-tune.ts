@@ -190,6 +190,9 @@ function report(label: string, fine: Scores, coarse: Scores): void {
   // Stage 1 keeps 256 of 10^6 (decision 016): a mate is lost past the coarse distance 2.56e-4 of impostors reach.
   const cut = coarseFit.location + coarseFit.scale * normalQuantile(256 / 1e6);
   const stage1Miss = 1 - countAtMost(coarse.genuine, cut) / coarse.genuine.length;
+  // The server's shortlist at 10^6 (search.ts shortlistFor).
+  const cut1024 = coarseFit.location + coarseFit.scale * normalQuantile(1024 / 1e6);
+  const stage1Miss1024 = 1 - countAtMost(coarse.genuine, cut1024) / coarse.genuine.length;
   const t6 = fit.location + fit.scale * normalQuantile(1e-6);
   const t9 = fit.location + fit.scale * normalQuantile(1e-9);
   console.log(
@@ -197,7 +200,7 @@ function report(label: string, fine: Scores, coarse: Scores): void {
       `${label.padEnd(10)} EER ${pct(eer(fine))}  FNMR@1e-3 ${pct(fnmrAtFmr(fine, 1e-3))}  FNMR@1e-4 ${pct(fnmrAtFmr(fine, 1e-4))}`,
       `  genuine ${meanSd(fine.genuine)}  impostor ${meanSd(fine.impostor)}  fit ${fit.location.toFixed(4)} / ${fit.scale.toFixed(4)}`,
       `  FNMR@fit1e-6 ${pct(1 - countAtMost(fine.genuine, t6) / fine.genuine.length)}  FNMR@fit1e-9 ${pct(1 - countAtMost(fine.genuine, t9) / fine.genuine.length)}`,
-      `  coarse EER ${pct(eer(coarse))}  genuine ${meanSd(coarse.genuine)}  impostor ${meanSd(coarse.impostor)}  stage-1 miss @256/1e6 ${pct(stage1Miss)}`,
+      `  coarse EER ${pct(eer(coarse))}  genuine ${meanSd(coarse.genuine)}  impostor ${meanSd(coarse.impostor)}  stage-1 miss @256/1e6 ${pct(stage1Miss)}  @1024/1e6 ${pct(stage1Miss1024)}`,
     ].join('\n'),
   );
 }

@@ -48,6 +48,7 @@ import {
   type ImpostorModel,
   type SearchResult,
   refineResult,
+  shortlistFor,
 } from '../packages/palm/src/search';
 import { fuseFeatures } from '../packages/palm/src/fusion';
 import { createIdentity, renderSample } from '../packages/palm/src/synthetic';
@@ -91,7 +92,7 @@ const SPEED_ONLY = process.env.BENCH_PALM_ONLY === 'speed';
 /** The 1:N operating point: FPIR target, and the shortlist at N = 10^6. */
 const FPIR_TARGET = 1e-3;
 const BIG_N = 1_000_000;
-const BIG_CANDIDATES = 256;
+const BIG_CANDIDATES = shortlistFor(BIG_N);
 const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff);
 
 const protector = new TemplateProtector(KEY);

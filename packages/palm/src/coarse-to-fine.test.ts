@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { extractFeatures } from './features';
 import { coarseGridOf, DEFAULT_ALIGNMENT_PLAN, fineAlignmentsOf, TemplateProtector } from './protect';
-import { PalmGallery, galleryShapeOf, refineDistance, refineResult, verifyDistance } from './search';
+import {
+  DEFAULT_SEARCH_CANDIDATES,
+  PalmGallery,
+  galleryShapeOf,
+  refineDistance,
+  refineResult,
+  shortlistFor,
+  verifyDistance,
+} from './search';
 import { createIdentity, renderSample } from './synthetic';
 
 const SIZE = 128;
@@ -85,5 +93,15 @@ describe('stage 2 coarse to fine', () => {
     expect(refined.best!.distance).toBeGreaterThanOrEqual(full.best!.distance);
     expect(refined.second!.distance).toBeLessThanOrEqual(coarse.second!.distance);
     expect(refined.second!.distance).toBeGreaterThanOrEqual(full.second!.distance);
+  });
+});
+
+describe('the shortlist by gallery size', () => {
+  it('keeps the default in small galleries and about one per thousand entries up to 1,024 at 10^6', () => {
+    expect(shortlistFor(0)).toBe(DEFAULT_SEARCH_CANDIDATES);
+    expect(shortlistFor(10_000)).toBe(DEFAULT_SEARCH_CANDIDATES);
+    expect(shortlistFor(100_000)).toBe(128);
+    expect(shortlistFor(1_000_000)).toBe(1024);
+    expect(shortlistFor(16_000_000)).toBe(1024);
   });
 });

@@ -223,6 +223,17 @@ export const DEFAULT_SEARCH_CANDIDATES = 64;
 export function searchCandidates(requested: number | undefined): number {
   return Math.max(2, Math.min(requested ?? DEFAULT_SEARCH_CANDIDATES, 10_000));
 }
+/**
+ * The shortlist the server asks stage 1 for in a gallery of `size` entries: about one per thousand entries,
+ * a power of two from DEFAULT_SEARCH_CANDIDATES up to 1,024 (at N = 10^6). A mate is lost in stage 1 only
+ * when that many entries beat its coarse distance (issue 26: the coarse prefix's genuine tail is wide under
+ * a phone camera's pose); stage 2 coarse to fine (refineResult) keeps the longer shortlist cheap.
+ */
+export function shortlistFor(size: number): number {
+  const wanted = 2 ** Math.ceil(Math.log2(Math.max(1, size) / 1000));
+  return Math.min(1024, Math.max(DEFAULT_SEARCH_CANDIDATES, wanted));
+}
+
 /** Entries beyond this are refused: 2^24 templates of 256 bytes is 4 GB, past what one process should hold. */
 export const MAX_GALLERY_SIZE = 1 << 24;
 

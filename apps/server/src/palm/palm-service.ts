@@ -14,7 +14,7 @@ import {
 import { frameQuality, type QualityIssue } from '@hasta/palm/quality';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import { ReplayScan } from '@hasta/palm/replay';
-import { decide, decisionPolicy, galleryShapeOf, refineResult } from '@hasta/palm/search';
+import { decide, decisionPolicy, galleryShapeOf, refineResult, shortlistFor } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
@@ -464,7 +464,9 @@ export class PalmService {
       // full one (search.ts refineResult), hashing only the alignments the refinement visits.
       const hasher = key.protector.prober(feature);
       const grid = coarseGridOf(hasher.plan);
-      const coarse = await this.#searchPool.search(gallery, hasher.probe(grid));
+      const coarse = await this.#searchPool.search(gallery, hasher.probe(grid), {
+        candidates: shortlistFor(gallery.size),
+      });
       const result = { ...coarse, ...refineResult(coarse, gallery, hasher, grid) };
       this.searchPaths[result.stage1]++;
       const decision = decide([result], decisionPolicy({ gallerySize, targetFpir }));
