@@ -50,7 +50,13 @@ import {
   type ProtectedTemplate,
 } from '../packages/palm/src/protect';
 import { createRng } from '../packages/palm/src/random';
-import { coarseDistance, normalQuantile, refineDistance, verifyDistance } from '../packages/palm/src/search';
+import {
+  coarseDistance,
+  normalQuantile,
+  REFINE_DESCENTS,
+  refineDistance,
+  verifyDistance,
+} from '../packages/palm/src/search';
 import { createIdentity, renderSample, type SyntheticSetting } from '../packages/palm/src/synthetic';
 
 function option(name: string, fallback: string): string {
@@ -77,6 +83,8 @@ const FEATURES: Readonly<FeatureOptions> = {
 const RAW_IMPOSTORS = Number(option('raw', '0'));
 /** Coarse-to-fine steps as JSON (protect.ts CoarseToFine), or 'off' for the plan's full grid. */
 const C2F_OPTION = option('c2f', 'default');
+/** Descents of the refinement (search.ts REFINE_DESCENTS). */
+const DESCENTS = Number(option('descents', String(REFINE_DESCENTS)));
 const C2F: Readonly<CoarseToFine> | undefined =
   C2F_OPTION === 'off'
     ? undefined
@@ -295,8 +303,13 @@ async function main(): Promise<void> {
     // search refines its closest candidates (search.ts refineResult).
     const fine = (id: number, p: number, probe: ProbeTemplates) =>
       hashers
-        ? refineDistance(enrol[id]!.words, hashers[p >> 8]![p & 255]!, grid, enrol[id]!.symbolBits) /
-          enrol[id]!.hashes
+        ? refineDistance(
+            enrol[id]!.words,
+            hashers[p >> 8]![p & 255]!,
+            grid,
+            enrol[id]!.symbolBits,
+            DESCENTS,
+          ) / enrol[id]!.hashes
         : verifyDistance(enrol[id]!, probe);
     const g: number[] = [];
     const gc: number[] = [];

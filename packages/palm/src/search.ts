@@ -834,7 +834,7 @@ export function decide(results: readonly SearchResult[], policy: Readonly<Decisi
 
 /**
  * The smallest mismatch count of a stored template over a plan's full grid that a descent finds: the best of
- * the `start` alignments, then, while one of the (up to 80) alignments one step away on rotation, scale and
+ * the `start` alignments (and of the next `descents` − 1), then, while one of the (up to 80) alignments one step away on rotation, scale and
  * each shift improves on it, the best of those. Never smaller than the whole grid's minimum; equal to it
  * when the descent reaches the grid's best alignment.
  */
@@ -843,6 +843,7 @@ export function refineDistance(
   hasher: ProbeHasher,
   start: readonly Readonly<GridAlignment>[],
   symbolBits: number,
+  descents = REFINE_DESCENTS,
 ): number {
   const words = hasher.words;
   const plan = hasher.plan;
@@ -851,34 +852,36 @@ export function refineDistance(
   const m = plan.maxShift_cells;
   const distance = (a: Readonly<GridAlignment>) =>
     symbolMismatches(stored, 0, hasher.at(a), 0, words, symbolBits);
-  let current = start[0]!;
-  let best = Infinity;
-  for (const a of start) {
-    const d = distance(a);
-    if (d < best) {
-      best = d;
-      current = a;
-    }
-  }
-  for (;;) {
-    let next: GridAlignment | undefined;
-    for (let s = Math.max(0, current.s - 1); s <= Math.min(scales - 1, current.s + 1); s++) {
-      for (let r = Math.max(0, current.r - 1); r <= Math.min(rotations - 1, current.r + 1); r++) {
-        for (let dy = Math.max(-m, current.dy - 1); dy <= Math.min(m, current.dy + 1); dy++) {
-          for (let dx = Math.max(-m, current.dx - 1); dx <= Math.min(m, current.dx + 1); dx++) {
-            const d = distance({ r, s, dx, dy });
-            if (d < best) {
-              best = d;
-              next = { r, s, dx, dy };
+  const ranked = start.map((a) => ({ a, d: distance(a) })).sort((x, y) => x.d - y.d);
+  let overall = Infinity;
+  for (const { a, d } of ranked.slice(0, Math.max(1, descents))) {
+    let current = a;
+    let best = d;
+    for (;;) {
+      let next: GridAlignment | undefined;
+      for (let s = Math.max(0, current.s - 1); s <= Math.min(scales - 1, current.s + 1); s++) {
+        for (let r = Math.max(0, current.r - 1); r <= Math.min(rotations - 1, current.r + 1); r++) {
+          for (let dy = Math.max(-m, current.dy - 1); dy <= Math.min(m, current.dy + 1); dy++) {
+            for (let dx = Math.max(-m, current.dx - 1); dx <= Math.min(m, current.dx + 1); dx++) {
+              const e = distance({ r, s, dx, dy });
+              if (e < best) {
+                best = e;
+                next = { r, s, dx, dy };
+              }
             }
           }
         }
       }
+      if (!next) break;
+      current = next;
     }
-    if (!next) return best;
-    current = next;
+    overall = Math.min(overall, best);
   }
+  return overall;
 }
+
+/** Descents refineDistance makes, from the closest alignments of the coarse grid. */
+export const REFINE_DESCENTS = 1;
 
 /** How many of a search result's closest ids coarse-to-fine refines (the best and the runner-up). */
 export const REFINED_CANDIDATES = 2;
