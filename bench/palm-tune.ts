@@ -22,6 +22,11 @@
  * minimum over the plan's rotations × scales of `codeDistance` with its shifts), every genuine pair and M
  * impostor pairs: the EER that protection costs is the difference.
  *
+ * `--c2f off` scores fused probes over the plan's full grid (verifyDistance); by default, or with `--c2f
+ * '{"rotationStep":1}'` (protect.ts CoarseToFine), as the server does: the coarse grid, then `--descents` N
+ * (search.ts REFINE_DESCENTS) descents over the full grid, every pair refined. Stage 1's miss is printed at
+ * the shortlists 256 and 1,024 (search.ts shortlistFor at 10^6).
+ *
  * `--source synthetic` uses packages/palm/src/synthetic.ts `renderSample` at the level's setting instead of
  * the camera model (independent captures as frames; a stand-in when bench/palm-data is not there).
  */
