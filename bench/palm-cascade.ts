@@ -12,13 +12,15 @@ import {
   cascadeHeadWords,
   cascadeLeadWords,
   decisionPolicy,
+  shortlistFor,
   symbolMismatches,
 } from '../packages/palm/src/search';
 import { countAtMost, pct } from './palm-scores';
 import { probeOf, templateOf, type KindBuffers, type Layout } from './palm-worker';
 
 export const BIG_N = 1_000_000;
-export const BIG_CANDIDATES = 256;
+/** Stage 1's shortlist at N = 10^6, as the server asks for it (search.ts shortlistFor). */
+export const BIG_CANDIDATES = shortlistFor(BIG_N);
 /** The server's FPIR target (apps/server/src/palm/palm-service.ts TARGET_FPIR). */
 export const FPIR_TARGET = 1e-3;
 

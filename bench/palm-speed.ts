@@ -5,7 +5,13 @@
 import { extractFeatures } from '../packages/palm/src/features';
 import { fuseFeatures } from '../packages/palm/src/fusion';
 import { DEFAULT_PARALLEL_FROM, PalmSearchPool } from '../packages/palm/src/parallel-search';
-import type { ProbeTemplates, ProtectedTemplate, TemplateProtector } from '../packages/palm/src/protect';
+import {
+  coarseGridOf,
+  DEFAULT_ALIGNMENT_PLAN,
+  type ProbeTemplates,
+  type ProtectedTemplate,
+  type TemplateProtector,
+} from '../packages/palm/src/protect';
 import { createRng } from '../packages/palm/src/random';
 import {
   CASCADE_BLOCK_ENTRIES,
@@ -18,6 +24,7 @@ import {
   decisionPolicy,
   DEFAULT_SEARCH_CANDIDATES,
   PalmGallery,
+  refineResult,
   type SearchResult,
 } from '../packages/palm/src/search';
 import { WasmPalmGallery } from '../packages/palm/src/wasm-search';
@@ -25,6 +32,23 @@ import { BIG_CANDIDATES, BIG_N, FPIR_TARGET } from './palm-cascade';
 import { ROI_SIZE, SCAN_FRAMES } from './palm-capture';
 import { ms, quantile } from './palm-scores';
 import type { Layout } from './palm-worker';
+
+/** The full probe's alignments of the plan's coarse grid only (protect.ts coarseGridOf), in its order. */
+function coarseGridProbe(
+  probe: ProbeTemplates,
+  words: number,
+  plan = DEFAULT_ALIGNMENT_PLAN,
+): ProbeTemplates {
+  const rotations = plan.rotations_deg.length;
+  const span = 2 * plan.maxShift_cells + 1;
+  const grid = coarseGridOf(plan);
+  const fine = new Uint32Array(grid.length * words);
+  grid.forEach(({ r, s, dx, dy }, k) => {
+    const a = ((s * rotations + r) * span + dy + plan.maxShift_cells) * span + dx + plan.maxShift_cells;
+    fine.set(probe.fine.subarray(a * words, (a + 1) * words), k * words);
+  });
+  return { ...probe, fine, fineAlignments: grid.length };
+}
 
 export interface SpeedInput {
   protector: TemplateProtector;
@@ -75,9 +99,9 @@ export async function speedSections(
   );
   line(`| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
   const rng = createRng(input.seed ^ 0x5eed);
-  const probes = Array.from(
-    { length: input.runs },
-    (_, r) => input.probes[(r * 7919) % input.probes.length]!,
+  // Stage 2 as the server runs it (coarse to fine): the shortlist scored under the plan's coarse grid.
+  const probes = Array.from({ length: input.runs }, (_, r) =>
+    coarseGridProbe(input.probes[(r * 7919) % input.probes.length]!, shape.words),
   );
   const same = (a: SearchResult, b: SearchResult) =>
     a.best?.id === b.best?.id &&
@@ -192,10 +216,15 @@ export async function speedSections(
     const t1 = performance.now();
     const fused = fuseFeatures(features).features;
     const t2 = performance.now();
-    const probe = protector.probe(fused);
+    // As the server identifies (stage 2 coarse to fine): the coarse grid hashed here, the refinement's
+    // alignments after the search.
+    const hasher = protector.prober(fused);
+    const grid = coarseGridOf(hasher.plan);
+    const probe = hasher.probe(grid);
     const t3 = performance.now();
     if (bigGallery) {
-      const result = await serverPool.search(bigGallery, probe, { candidates: BIG_CANDIDATES });
+      const coarse = await serverPool.search(bigGallery, probe, { candidates: BIG_CANDIDATES });
+      const result = { ...coarse, ...refineResult(coarse, bigGallery, hasher, grid) };
       if (result.stage1 === 'workers') viaWorkers++;
       const decision = decide([result], bigPolicy);
       if (decision.outcome === 'match' && decision.id === `palm-${i}`) found++;

@@ -22,6 +22,11 @@
  * minimum over the plan's rotations × scales of `codeDistance` with its shifts), every genuine pair and M
  * impostor pairs: the EER that protection costs is the difference.
  *
+ * `--c2f off` scores fused probes over the plan's full grid (verifyDistance); by default, or with `--c2f
+ * '{"rotationStep":1}'` (protect.ts CoarseToFine), as the server does: the coarse grid, then `--descents` N
+ * (search.ts REFINE_DESCENTS) descents over the full grid, every pair refined. Stage 1's miss is printed at
+ * the shortlists 256 and 1,024 (search.ts shortlistFor at 10^6).
+ *
  * `--source synthetic` uses packages/palm/src/synthetic.ts `renderSample` at the level's setting instead of
  * the camera model (independent captures as frames; a stand-in when bench/palm-data is not there).
  */
@@ -38,7 +43,11 @@ import {
 } from '../packages/palm/src/features';
 import { fuseFeatures } from '../packages/palm/src/fusion';
 import {
+  coarseGridOf,
   DEFAULT_ALIGNMENT_PLAN,
+  DEFAULT_COARSE_TO_FINE,
+  type CoarseToFine,
+  type ProbeHasher,
   DEFAULT_PROTECTION,
   TemplateProtector,
   type AlignmentPlan,
@@ -46,7 +55,13 @@ import {
   type ProtectedTemplate,
 } from '../packages/palm/src/protect';
 import { createRng } from '../packages/palm/src/random';
-import { coarseDistance, normalQuantile, verifyDistance } from '../packages/palm/src/search';
+import {
+  coarseDistance,
+  normalQuantile,
+  REFINE_DESCENTS,
+  refineDistance,
+  verifyDistance,
+} from '../packages/palm/src/search';
 import { createIdentity, renderSample, type SyntheticSetting } from '../packages/palm/src/synthetic';
 
 function option(name: string, fallback: string): string {
@@ -71,6 +86,14 @@ const FEATURES: Readonly<FeatureOptions> = {
 };
 /** Impostor pairs of the unprotected comparison (0: skip it). */
 const RAW_IMPOSTORS = Number(option('raw', '0'));
+/** Coarse-to-fine steps as JSON (protect.ts CoarseToFine), or 'off' for the plan's full grid. */
+const C2F_OPTION = option('c2f', 'default');
+/** Descents of the refinement (search.ts REFINE_DESCENTS). */
+const DESCENTS = Number(option('descents', String(REFINE_DESCENTS)));
+const C2F: Readonly<CoarseToFine> | undefined =
+  C2F_OPTION === 'off'
+    ? undefined
+    : { ...DEFAULT_COARSE_TO_FINE, ...(C2F_OPTION === 'default' ? {} : JSON.parse(C2F_OPTION)) };
 const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 5) & 0xff);
 
 type HoldSource = (identity: number, hold: number) => Uint8Array[];
@@ -180,6 +203,9 @@ function report(label: string, fine: Scores, coarse: Scores): void {
   // Stage 1 keeps 256 of 10^6 (decision 016): a mate is lost past the coarse distance 2.56e-4 of impostors reach.
   const cut = coarseFit.location + coarseFit.scale * normalQuantile(256 / 1e6);
   const stage1Miss = 1 - countAtMost(coarse.genuine, cut) / coarse.genuine.length;
+  // The server's shortlist at 10^6 (search.ts shortlistFor).
+  const cut1024 = coarseFit.location + coarseFit.scale * normalQuantile(1024 / 1e6);
+  const stage1Miss1024 = 1 - countAtMost(coarse.genuine, cut1024) / coarse.genuine.length;
   const t6 = fit.location + fit.scale * normalQuantile(1e-6);
   const t9 = fit.location + fit.scale * normalQuantile(1e-9);
   console.log(
@@ -187,7 +213,7 @@ function report(label: string, fine: Scores, coarse: Scores): void {
       `${label.padEnd(10)} EER ${pct(eer(fine))}  FNMR@1e-3 ${pct(fnmrAtFmr(fine, 1e-3))}  FNMR@1e-4 ${pct(fnmrAtFmr(fine, 1e-4))}`,
       `  genuine ${meanSd(fine.genuine)}  impostor ${meanSd(fine.impostor)}  fit ${fit.location.toFixed(4)} / ${fit.scale.toFixed(4)}`,
       `  FNMR@fit1e-6 ${pct(1 - countAtMost(fine.genuine, t6) / fine.genuine.length)}  FNMR@fit1e-9 ${pct(1 - countAtMost(fine.genuine, t9) / fine.genuine.length)}`,
-      `  coarse EER ${pct(eer(coarse))}  genuine ${meanSd(coarse.genuine)}  impostor ${meanSd(coarse.impostor)}  stage-1 miss @256/1e6 ${pct(stage1Miss)}`,
+      `  coarse EER ${pct(eer(coarse))}  genuine ${meanSd(coarse.genuine)}  impostor ${meanSd(coarse.impostor)}  stage-1 miss @256/1e6 ${pct(stage1Miss)}  @1024/1e6 ${pct(stage1Miss1024)}`,
     ].join('\n'),
   );
 }
@@ -240,10 +266,13 @@ async function main(): Promise<void> {
   const rawEnrol: PalmCode[] = [];
   const rawProbes: PalmFeatures[][] = [];
   const singleProbes: ProbeTemplates[][] = [];
+  const fusedHashers: ProbeHasher[][] = [];
+  const grid = C2F ? coarseGridOf(PLAN, C2F) : [];
   const started = performance.now();
   for (let id = 0; id < IDENTITIES; id++) {
     const fp: ProbeTemplates[] = [];
     const sp: ProbeTemplates[] = [];
+    const fh: ProbeHasher[] = [];
     for (let hold = 0; hold < HOLDS; hold++) {
       const frames = holds[id]![hold]!;
       const t0 = performance.now();
@@ -259,7 +288,11 @@ async function main(): Promise<void> {
         scans++;
         singleEnrol.push(protector.enrol(features[0]!));
       } else {
-        fp.push(protector.probe(fused, PLAN));
+        if (C2F) {
+          const hasher = protector.prober(fused, PLAN);
+          fp.push(hasher.probe(grid));
+          fh.push(hasher);
+        } else fp.push(protector.probe(fused, PLAN));
         scanMs += performance.now() - t0;
         scans++;
         sp.push(protector.probe(features[0]!, PLAN));
@@ -267,14 +300,27 @@ async function main(): Promise<void> {
     }
     fusedProbes.push(fp);
     singleProbes.push(sp);
+    fusedHashers.push(fh);
   }
   const built = performance.now() - started;
-  const measure = (enrol: ProtectedTemplate[], probes: ProbeTemplates[][]) => {
+  const measure = (enrol: ProtectedTemplate[], probes: ProbeTemplates[][], hashers?: ProbeHasher[][]) => {
+    // Coarse to fine (fused probes): every pair refined over the full grid from the coarse one, as the
+    // search refines its closest candidates (search.ts refineResult).
+    const fine = (id: number, p: number, probe: ProbeTemplates) =>
+      hashers
+        ? refineDistance(
+            enrol[id]!.words,
+            hashers[p >> 8]![p & 255]!,
+            grid,
+            enrol[id]!.symbolBits,
+            DESCENTS,
+          ) / enrol[id]!.hashes
+        : verifyDistance(enrol[id]!, probe);
     const g: number[] = [];
     const gc: number[] = [];
     for (let id = 0; id < IDENTITIES; id++) {
-      for (const probe of probes[id]!) {
-        g.push(verifyDistance(enrol[id]!, probe));
+      for (const [h, probe] of probes[id]!.entries()) {
+        g.push(fine(id, id * 256 + h, probe));
         gc.push(coarseDistance(enrol[id]!, probe));
       }
     }
@@ -285,8 +331,9 @@ async function main(): Promise<void> {
       const a = rng.int(IDENTITIES);
       let b = rng.int(IDENTITIES - 1);
       if (b >= a) b++;
-      const probe = probes[b]![rng.int(probes[b]!.length)]!;
-      im.push(verifyDistance(enrol[a]!, probe));
+      const h = rng.int(probes[b]!.length);
+      const probe = probes[b]![h]!;
+      im.push(fine(a, b * 256 + h, probe));
       ic.push(coarseDistance(enrol[a]!, probe));
     }
     return {
@@ -295,7 +342,7 @@ async function main(): Promise<void> {
     };
   };
   const single = measure(singleEnrol, singleProbes);
-  const fused = measure(fusedEnrol, fusedProbes);
+  const fused = measure(fusedEnrol, fusedProbes, C2F ? fusedHashers : undefined);
   console.log(
     `source ${SOURCE} level ${LEVEL}: ${IDENTITIES} identities × ${HOLDS} holds × ${FRAMES} frames, ${IMPOSTORS} impostor pairs; seed ${SEED}`,
   );

@@ -132,6 +132,84 @@ export const DEFAULT_ALIGNMENT_PLAN: Readonly<AlignmentPlan> = {
   ],
 };
 
+/**
+ * Stage 2 coarse to fine (issue 26): the probe is first hashed under a subset of the plan's grid, every
+ * `rotationStep`-th rotation and `scaleStep`-th scale from the middle one, and shifts in steps of `shiftStep`
+ * cells from none (every alignment of the full plan is then at most one step from one of them on each axis);
+ * the search scores its shortlist with that, and the closest candidates are then refined over the full grid
+ * (search.ts `refineResult`), hashing only the alignments the refinement visits.
+ */
+export interface CoarseToFine {
+  rotationStep: number;
+  scaleStep: number;
+  shiftStep: number;
+}
+
+export const DEFAULT_COARSE_TO_FINE: Readonly<CoarseToFine> = { rotationStep: 2, scaleStep: 1, shiftStep: 2 };
+
+/** Indices of `length` grid values, every `step`-th counted from the middle one (both ends reached within step). */
+function subsetIndices(length: number, step: number): number[] {
+  const middle = (length - 1) >> 1;
+  const out: number[] = [];
+  for (let i = middle % step; i < length; i += step) out.push(i);
+  return out;
+}
+
+/**
+ * One alignment of a plan's full grid, by index: rotation `r` of `rotations_deg`, scale `s` of `scales`, and
+ * shifts `dx`, `dy` in −maxShift_cells..maxShift_cells.
+ */
+export interface GridAlignment {
+  r: number;
+  s: number;
+  dx: number;
+  dy: number;
+}
+
+function checkPlan(plan: Readonly<AlignmentPlan>): void {
+  const { maxShift_cells } = plan;
+  if (!(maxShift_cells >= 0 && maxShift_cells <= MAX_SHIFT_CELLS)) throw new RangeError('shift out of range');
+  if (plan.coarseShifts.some(([dx, dy]) => Math.max(Math.abs(dx), Math.abs(dy)) > MAX_SHIFT_CELLS)) {
+    throw new RangeError('shift out of range');
+  }
+  if (plan.rotations_deg.length === 0 || plan.coarseRotations_deg.length * plan.coarseShifts.length === 0) {
+    throw new RangeError('empty alignment plan');
+  }
+}
+
+/** The coarse subset of the plan's full grid that coarse-to-fine hashes first (in the probe's order). */
+export function coarseGridOf(
+  plan: Readonly<AlignmentPlan>,
+  steps: Readonly<CoarseToFine> = DEFAULT_COARSE_TO_FINE,
+): GridAlignment[] {
+  const scales = plan.scales?.length ?? 1;
+  const span = 2 * plan.maxShift_cells + 1;
+  const shifts = subsetIndices(span, steps.shiftStep).map((i) => i - plan.maxShift_cells);
+  const out: GridAlignment[] = [];
+  for (const s of subsetIndices(scales, steps.scaleStep)) {
+    for (const r of subsetIndices(plan.rotations_deg.length, steps.rotationStep)) {
+      for (const dy of shifts) for (const dx of shifts) out.push({ r, s, dx, dy });
+    }
+  }
+  return out;
+}
+
+/**
+ * A probe's full templates made on demand, one alignment of the plan's grid at a time, each hashed once
+ * (TemplateProtector.prober). `probe` packs a list of them with the plan's coarse alignments as a
+ * ProbeTemplates for a search.
+ */
+export interface ProbeHasher {
+  readonly plan: Readonly<AlignmentPlan>;
+  readonly words: number;
+  /** The full template of one alignment (cached; do not modify). */
+  at(alignment: Readonly<GridAlignment>): Uint32Array;
+  /** Alignments hashed so far. */
+  readonly hashed: number;
+  /** A probe whose full templates are `alignments` (in order) and whose coarse ones are the plan's. */
+  probe(alignments: readonly Readonly<GridAlignment>[]): ProbeTemplates;
+}
+
 /** How many full alignments a probe made under `plan` has (poses × shifts). */
 export function fineAlignmentsOf(plan: Readonly<AlignmentPlan>): number {
   const span = 2 * plan.maxShift_cells + 1;
@@ -527,17 +605,117 @@ export class TemplateProtector {
     };
   }
 
+  /** A probe whose full templates are hashed on demand, alignment by alignment (see ProbeHasher). */
+  prober(features: PalmFeatures, plan: Readonly<AlignmentPlan> = DEFAULT_ALIGNMENT_PLAN): ProbeHasher {
+    checkPlan(plan);
+    const side = features.grid + 2 * MAX_SHIFT_CELLS;
+    const scales = plan.scales ?? [1];
+    const span = 2 * plan.maxShift_cells + 1;
+    const poses = new Map<string, PoseCodes>();
+    const codes = (rotation_deg: number, scale: number) => {
+      const key = `${rotation_deg}/${scale}`;
+      let entry = poses.get(key);
+      if (!entry) {
+        entry = this.codesAt(features, { rotation_deg, dx_cells: 0, dy_cells: 0, scale });
+        poses.set(key, entry);
+      }
+      return entry;
+    };
+    const cache = new Map<number, Uint32Array>();
+    let coarse: Uint32Array | undefined;
+    const words = this.words;
+    const hasher: ProbeHasher = {
+      plan,
+      words,
+      get hashed() {
+        return cache.size;
+      },
+      at: ({ r, s, dx, dy }) => {
+        if (
+          !(r >= 0 && r < plan.rotations_deg.length && s >= 0 && s < scales.length) ||
+          Math.max(Math.abs(dx), Math.abs(dy)) > plan.maxShift_cells
+        ) {
+          throw new RangeError('alignment outside the plan');
+        }
+        const key =
+          ((s * plan.rotations_deg.length + r) * span + dy + plan.maxShift_cells) * span +
+          dx +
+          plan.maxShift_cells;
+        let out = cache.get(key);
+        if (!out) {
+          out = new Uint32Array(words);
+          this.hash(
+            codes(plan.rotations_deg[r]!, scales[s]!),
+            [dy * side + dx],
+            this.parameters.hashes,
+            out,
+            0,
+            words,
+          );
+          cache.set(key, out);
+        }
+        return out;
+      },
+      probe: (alignments) => {
+        const fine = new Uint32Array(alignments.length * words);
+        alignments.forEach((alignment, k) => fine.set(hasher.at(alignment), k * words));
+        coarse ??= this.coarseProbe(features, plan, codes);
+        return this.probeOf(fine, alignments.length, coarse, coarseAlignmentsOf(plan));
+      },
+    };
+    return hasher;
+  }
+
+  /** The coarse prefixes of every coarse alignment of the plan, back to back. */
+  private coarseProbe(
+    features: PalmFeatures,
+    plan: Readonly<AlignmentPlan>,
+    codes: (rotation_deg: number, scale: number) => PoseCodes,
+  ): Uint32Array {
+    const side = features.grid + 2 * MAX_SHIFT_CELLS;
+    const coarse = new Uint32Array(coarseAlignmentsOf(plan) * this.coarseWords);
+    const coarseOffsets = plan.coarseShifts.map(([dx, dy]) => dy * side + dx);
+    const scales = plan.coarseScales ?? [1];
+    let r = 0;
+    for (const scale of scales) {
+      for (const rotation_deg of plan.coarseRotations_deg) {
+        const first = r++ * coarseOffsets.length * this.coarseWords;
+        this.hash(
+          codes(rotation_deg, scale),
+          coarseOffsets,
+          this.parameters.coarseHashes,
+          coarse,
+          first,
+          this.coarseWords,
+        );
+      }
+    }
+    return coarse;
+  }
+
+  private probeOf(
+    fine: Uint32Array,
+    fineAlignments: number,
+    coarse: Uint32Array,
+    coarseAlignments: number,
+  ): ProbeTemplates {
+    return {
+      version: this.version,
+      symbolBits: this.symbolBits,
+      keyId: this.keyId,
+      hashes: this.parameters.hashes,
+      coarseHashes: this.parameters.coarseHashes,
+      fine,
+      fineAlignments,
+      coarse,
+      coarseAlignments,
+    };
+  }
+
   /** A probe hashed under every alignment of the plan (see the module comment). */
   probe(features: PalmFeatures, plan: Readonly<AlignmentPlan> = DEFAULT_ALIGNMENT_PLAN): ProbeTemplates {
+    checkPlan(plan);
     const { maxShift_cells } = plan;
-    if (!(maxShift_cells >= 0 && maxShift_cells <= MAX_SHIFT_CELLS))
-      throw new RangeError('shift out of range');
-    if (plan.coarseShifts.some(([dx, dy]) => Math.max(Math.abs(dx), Math.abs(dy)) > MAX_SHIFT_CELLS)) {
-      throw new RangeError('shift out of range');
-    }
-    if (plan.rotations_deg.length === 0 || plan.coarseRotations_deg.length * plan.coarseShifts.length === 0) {
-      throw new RangeError('empty alignment plan');
-    }
     const side = features.grid + 2 * MAX_SHIFT_CELLS;
     // The aligned, signed codes per rotation and scale, shared by the two stages.
     const signed = new Map<string, PoseCodes>();

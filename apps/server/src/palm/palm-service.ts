@@ -4,16 +4,18 @@ import { PALM_ROI_BYTES, PALM_ROI_SIZE, type Hand, type PalmScan } from '@hasta/
 import { extractFeatures, type PalmFeatures } from '@hasta/palm/features';
 import { FRAME_AGREEMENT_MAX_DISTANCE, fuseFeatures } from '@hasta/palm/fusion';
 import {
+  coarseGridOf,
   parseTemplate,
   palmHash,
   serializeTemplate,
+  type ProbeHasher,
   type ProbeTemplates,
   type ProtectedTemplate,
 } from '@hasta/palm/protect';
 import { frameQuality, type QualityIssue } from '@hasta/palm/quality';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import { ReplayScan } from '@hasta/palm/replay';
-import { decide, decisionPolicy, galleryShapeOf } from '@hasta/palm/search';
+import { decide, decisionPolicy, galleryShapeOf, refineResult, shortlistFor } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
@@ -225,7 +227,7 @@ export class PalmService {
 
   /** Whose enrolled palm (with a live consent) the candidate is, if anyone's. */
   async ownerOf(candidate: PalmCandidate): Promise<string | undefined> {
-    const found = await this.#identify(candidate.feature, TARGET_FPIR);
+    const found = await this.#identify(candidate.feature, TARGET_FPIR, { coarseToFine: false });
     return found.outcome === 'match' ? this.#enrolled.get(found.templateId)?.userId : undefined;
   }
 
@@ -453,13 +455,15 @@ export class PalmService {
    * The best match over every key's gallery. Stage 1 of a large gallery runs in the search workers, so the
    * event loop stays free; the results are those of `PalmGallery.search` on the same gallery.
    */
-  async #identify(feature: PalmFeatures, targetFpir: number) {
+  async #identify(feature: PalmFeatures, targetFpir: number, options = { coarseToFine: true }) {
     let best: { templateId: string; distance: number } | undefined;
     const gallerySize = this.gallerySize;
     for (const [keyId, gallery] of [...this.#galleries]) {
       if (gallery.size === 0) continue;
       const key = this.#keyById(keyId)!;
-      const result = await this.#searchPool.search(gallery, key.protector.probe(feature));
+      const result = options.coarseToFine
+        ? await this.#searchCoarseToFine(gallery, key.protector.prober(feature))
+        : await this.#searchPool.search(gallery, key.protector.probe(feature));
       this.searchPaths[result.stage1]++;
       const decision = decide([result], decisionPolicy({ gallerySize, targetFpir }));
       if (decision.outcome === 'match' && (!best || decision.distance < best.distance)) {
@@ -467,6 +471,19 @@ export class PalmService {
       }
     }
     return best ? { outcome: 'match' as const, ...best } : { outcome: 'no-match' as const };
+  }
+
+  /**
+   * A payment's search, stage 2 coarse to fine: the shortlist scored under the coarse grid, its closest ids
+   * refined over the full one (search.ts refineResult), hashing only the alignments the refinement visits.
+   * A registration's duplicate check keeps the full grid (no time limit there, and every alignment tried).
+   */
+  async #searchCoarseToFine(gallery: WasmPalmGallery, hasher: ProbeHasher) {
+    const grid = coarseGridOf(hasher.plan);
+    const coarse = await this.#searchPool.search(gallery, hasher.probe(grid), {
+      candidates: shortlistFor(gallery.size),
+    });
+    return { ...coarse, ...refineResult(coarse, gallery, hasher, grid) };
   }
 
   /** Re-makes a previous-key template under the current key from a capture that just matched it. */

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { extractFeatures } from './features';
+import { coarseGridOf, DEFAULT_ALIGNMENT_PLAN, fineAlignmentsOf, TemplateProtector } from './protect';
+import {
+  DEFAULT_SEARCH_CANDIDATES,
+  PalmGallery,
+  galleryShapeOf,
+  refineDistance,
+  refineResult,
+  shortlistFor,
+  verifyDistance,
+} from './search';
+import { createIdentity, renderSample } from './synthetic';
+
+const SIZE = 128;
+const protector = new TemplateProtector(Uint8Array.from({ length: 32 }, (_, i) => (i * 11 + 5) & 0xff));
+const features = (identity: number, sample: number) =>
+  extractFeatures(renderSample(createIdentity(2026, identity), sample, 'medium', SIZE), SIZE);
+const plan = DEFAULT_ALIGNMENT_PLAN;
+const span = 2 * plan.maxShift_cells + 1;
+const fullGrid = (plan.scales ?? [1]).flatMap((_, s) =>
+  plan.rotations_deg.flatMap((__, r) =>
+    Array.from({ length: span * span }, (___, k) => ({
+      r,
+      s,
+      dx: (k % span) - plan.maxShift_cells,
+      dy: Math.floor(k / span) - plan.maxShift_cells,
+    })),
+  ),
+);
+
+describe('stage 2 coarse to fine', () => {
+  const probeFeatures = features(1, 1);
+  const enrolled = [1, 2, 3, 4].map((i) => protector.enrol(features(i, 0)));
+
+  it('hashes each alignment as the full probe does, and the plan coarse prefixes alike', () => {
+    const full = protector.probe(probeFeatures);
+    const hasher = protector.prober(probeFeatures);
+    expect(fullGrid).toHaveLength(fineAlignmentsOf(plan));
+    const lazy = hasher.probe(fullGrid);
+    expect(lazy.fine).toEqual(full.fine);
+    expect(lazy.coarse).toEqual(full.coarse);
+    expect(hasher.hashed).toBe(fullGrid.length);
+  });
+
+  it('the coarse grid is a subset within one step of every alignment', () => {
+    const grid = coarseGridOf(plan);
+    expect(grid.length).toBeLessThan(fullGrid.length / 10);
+    for (const a of fullGrid) {
+      expect(
+        grid.some(
+          (g) =>
+            Math.abs(g.r - a.r) <= 1 &&
+            Math.abs(g.s - a.s) <= 1 &&
+            Math.abs(g.dx - a.dx) <= 1 &&
+            Math.abs(g.dy - a.dy) <= 1,
+        ),
+      ).toBe(true);
+    }
+  });
+
+  it('refines to no less than the full plan, to it from the full grid, and hashes a fraction', () => {
+    const full = protector.probe(probeFeatures);
+    const grid = coarseGridOf(plan);
+    const hasher = protector.prober(probeFeatures);
+    const template = enrolled[0]!;
+    const genuine = refineDistance(template.words, hasher, grid, template.symbolBits) / template.hashes;
+    expect(genuine).toBeGreaterThanOrEqual(verifyDistance(template, full));
+    expect(genuine).toBeLessThan(0.55);
+    expect(hasher.hashed).toBeLessThan(fullGrid.length / 2);
+    for (const template of enrolled) {
+      const exact = refineDistance(
+        template.words,
+        protector.prober(probeFeatures),
+        fullGrid,
+        template.symbolBits,
+      );
+      expect(exact / template.hashes).toBe(verifyDistance(template, full));
+    }
+  });
+
+  it('re-scores the best and the runner-up of a coarse-grid search, and names the same best as the full plan', () => {
+    const gallery = new PalmGallery(galleryShapeOf(enrolled[0]!));
+    enrolled.forEach((template, i) => gallery.add(`palm-${i}`, template));
+    const grid = coarseGridOf(plan);
+    const hasher = protector.prober(probeFeatures);
+    const coarse = gallery.search(hasher.probe(grid));
+    const refined = refineResult(coarse, gallery, hasher, grid);
+    const full = gallery.search(protector.probe(probeFeatures));
+    expect(refined.best!.id).toBe('palm-0');
+    expect(refined.best!.id).toBe(full.best!.id);
+    expect(refined.best!.distance).toBeLessThanOrEqual(coarse.best!.distance);
+    expect(refined.best!.distance).toBeGreaterThanOrEqual(full.best!.distance);
+    expect(refined.second!.distance).toBeLessThanOrEqual(coarse.second!.distance);
+    expect(refined.second!.distance).toBeGreaterThanOrEqual(full.second!.distance);
+  });
+});
+
+describe('the shortlist by gallery size', () => {
+  it('keeps the default in small galleries and about one per thousand entries up to 1,024 at 10^6', () => {
+    expect(shortlistFor(0)).toBe(DEFAULT_SEARCH_CANDIDATES);
+    expect(shortlistFor(10_000)).toBe(DEFAULT_SEARCH_CANDIDATES);
+    expect(shortlistFor(100_000)).toBe(128);
+    expect(shortlistFor(1_000_000)).toBe(1024);
+    expect(shortlistFor(16_000_000)).toBe(1024);
+  });
+});
