@@ -58,11 +58,11 @@ export const HISTORY_STAGGER_S = 0.1;
  */
 export const MARKETING_FIGURES = {
   patentClaims: '12+',
-  recognised: '95%',
+  recognised: '59%',
   falseMatchTarget: '1 in 1,000',
-  verification: 'under 0.1 s',
+  verification: 'under 0.2 s',
   privacy: '100%',
-  dataPoints: '700',
+  dataPoints: '920',
   offlinePendingTransactions: 47,
   offlinePendingRupees: 12_450,
 } as const;

@@ -82,6 +82,10 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: 'memory://',
+    // One palm key for every test app, so a test's protected distances are the same on every run: the
+    // decision policy is designed to refuse about one registration in a thousand as someone else's palm
+    // (FPIR 1e-3, decision 029), and under a fresh random key that would be a different test each run.
+    PALM_KEY: 'hasta-server-tests-palm-key-0001-repeatable',
     ...RAISED_SMS_BUDGETS,
     ...overrides,
   });
