@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OTP_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from './constants';
 import { normalizeEmail, normalizePhone } from './identity';
 import { messages } from './messages';
+import { optionalContact, rupeesAmountSchema } from './wallet';
 
 /** What a one-time code is for; a code made for one purpose is refused for any other. */
 export const otpPurposeSchema = z.enum(['login', 'registration', 'transfer', 'password_reset']);
@@ -101,11 +102,26 @@ export const currentSessionResponseSchema = z.object({ user: publicUserSchema })
 export const successResponseSchema = z.object({ success: z.literal(true), message: z.string() });
 
 // POST /api/email-otp/send, POST /api/send-sms-otp
-export const emailOtpSendRequestSchema = z.object({
-  email: emailSchema,
-  purpose: otpPurposeSchema.optional(),
-});
-export const smsOtpSendRequestSchema = z.object({ phone: phoneSchema, purpose: otpPurposeSchema.optional() });
+// Optional, for a transfer code (issue 23, codes bound to what they approve): the amount and the receiver
+// (as in POST /api/transfer) the code approves, named in its message; a code asked for with them pays only a
+// transfer of that amount to that receiver. Both or neither.
+const transferBinding = {
+  amount: rupeesAmountSchema.optional(),
+  receiverEmail: optionalContact,
+  receiverPhone: optionalContact,
+};
+const bindsBoth = (body: {
+  amount?: number | undefined;
+  receiverEmail?: string | undefined;
+  receiverPhone?: string | undefined;
+}) => (body.amount === undefined) === (body.receiverEmail === undefined && body.receiverPhone === undefined);
+const bindingMessage = { message: messages.invalidRequest, path: ['amount'] };
+export const emailOtpSendRequestSchema = z
+  .object({ email: emailSchema, purpose: otpPurposeSchema.optional(), ...transferBinding })
+  .refine(bindsBoth, bindingMessage);
+export const smsOtpSendRequestSchema = z
+  .object({ phone: phoneSchema, purpose: otpPurposeSchema.optional(), ...transferBinding })
+  .refine(bindsBoth, bindingMessage);
 export const otpSendResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),

@@ -6,7 +6,8 @@ export const rupeesAmountSchema = z
   .number({ error: messages.amountRequired })
   .refine((value) => value > 0, messages.amountPositive);
 
-const optionalContact = z
+/** An optional email or phone as typed; empty is absent. */
+export const optionalContact = z
   .string()
   .trim()
   .max(320)

@@ -1,5 +1,8 @@
+import { formatInr, paiseToRupeesText } from '@hasta/ledger/money';
 import type { OtpPurpose } from '../db/schema';
 import type { OutgoingMessage } from '../messaging/messenger';
+import { maskAddress } from '../notices/notify-owner';
+import type { TransferBinding } from './otp';
 import { channelOf } from './users';
 
 const WHAT: Record<OtpPurpose, string> = {
@@ -11,14 +14,22 @@ const WHAT: Record<OtpPurpose, string> = {
   palm_unfreeze: 'code to turn palm pay back on',
 };
 
-/** The message carrying a one-time code (and, for email registration, the link that continues it). */
+/**
+ * The message carrying a one-time code (and, for email registration, the link that continues it). A bound
+ * transfer code names what it approves, the receiver masked as in owner notices: "Your Hasta code is 123456
+ * to send ₹100.00 to as•••@example.in."
+ */
 export function codeMessage(input: {
   identifier: string;
   purpose: OtpPurpose;
   code: string;
   registrationLink?: string | undefined;
+  transfer?: TransferBinding | undefined;
 }): OutgoingMessage {
-  const line = `Your Hasta ${WHAT[input.purpose]} is ${input.code}. It expires in 5 minutes. Never share it with anyone.`;
+  const what = input.transfer
+    ? `code is ${input.code} to send ${formatInr(paiseToRupeesText(input.transfer.amountPaise), 'en-IN')} to ${maskAddress(input.transfer.receiver)}`
+    : `${WHAT[input.purpose]} is ${input.code}`;
+  const line = `Your Hasta ${what}. It expires in 5 minutes. Never share it with anyone.`;
   if (channelOf(input.identifier) === 'sms') return { channel: 'sms', to: input.identifier, body: line };
   const link = input.registrationLink
     ? `\n\nOr continue your registration by opening this link:\n${input.registrationLink}`

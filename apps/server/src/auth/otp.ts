@@ -7,6 +7,17 @@ import { hashOtp, hashToken, newOtpCode, newToken, sameHash } from './secrets';
 
 export const OTP_TTL_MS = 5 * 60_000;
 
+/** What a bound transfer code approves (issue 23): this amount, to this receiver's normalized email or phone. */
+export interface TransferBinding {
+  amountPaise: bigint;
+  receiver: string;
+}
+
+/** A code used up: with what it approves when it was bound to a transfer. */
+export interface ConsumedOtp {
+  binding: TransferBinding | undefined;
+}
+
 /** Codes that only the session that asked for them may use (a transfer, a palm step-up). */
 const SESSION_BOUND: ReadonlySet<OtpPurpose> = new Set(['transfer', 'palm_enrol', 'palm_unfreeze']);
 
@@ -65,7 +76,15 @@ export async function takeSendAllowance(
 /** Makes a code (and, for links, a token) for one purpose; earlier unused codes of that purpose die. */
 export async function issueOtp(
   db: Kysely<Schema>,
-  input: { secret: string; identifier: string; purpose: OtpPurpose; sessionId?: string; withLink?: boolean },
+  input: {
+    secret: string;
+    identifier: string;
+    purpose: OtpPurpose;
+    sessionId?: string;
+    withLink?: boolean;
+    /** A transfer code's amount and receiver (issue 23); none for an unbound code. */
+    binding?: TransferBinding | undefined;
+  },
   now = new Date(),
 ): Promise<{ code: string; linkToken: string | undefined }> {
   const code = newOtpCode();
@@ -86,6 +105,8 @@ export async function issueOtp(
         code_hash: hashOtp(input.secret, input.purpose, input.identifier, code),
         link_token_hash: linkToken ? hashToken(linkToken) : null,
         session_id: input.sessionId ?? null,
+        transfer_amount_paise: input.binding?.amountPaise ?? null,
+        transfer_receiver: input.binding?.receiver ?? null,
         created_at: now,
         expires_at: new Date(now.getTime() + OTP_TTL_MS),
       })
@@ -119,6 +140,7 @@ export async function latestLivePurpose(
  * 5 minutes, bound to its purpose (and, for transfers, to the session that asked). Each check is an attempt
  * of the client on the identifier (attempt-guard.ts): a miss counts as its failure, a hit clears its
  * failures; a client that failed recently waits, and after 5 failures in 15 minutes it is refused.
+ * Answers false on a miss, else what the code approved (a transfer code's binding).
  */
 export async function consumeOtp(
   deps: AttemptDeps,
@@ -132,13 +154,13 @@ export async function consumeOtp(
     /** Who is trying: the client's address (routes/support/client-key.ts). */
     client: string;
   },
-): Promise<boolean> {
+): Promise<false | ConsumedOtp> {
   const { db } = deps;
   const attempt = await beginAttempt(deps, { identifier: input.identifier, client: input.client });
   const now = attempt.at;
   let query = db
     .selectFrom('otp_codes')
-    .select(['id', 'code_hash', 'link_token_hash'])
+    .select(['id', 'code_hash', 'link_token_hash', 'transfer_amount_paise', 'transfer_receiver'])
     .where('identifier', '=', input.identifier)
     .where('purpose', '=', input.purpose)
     .where('consumed_at', 'is', null)
@@ -172,5 +194,10 @@ export async function consumeOtp(
     return false;
   }
   await attemptSucceeded(deps, attempt);
-  return true;
+  return {
+    binding:
+      live.transfer_amount_paise !== null && live.transfer_receiver !== null
+        ? { amountPaise: BigInt(live.transfer_amount_paise), receiver: live.transfer_receiver }
+        : undefined,
+  };
 }

@@ -1,10 +1,12 @@
 import { OTP_RESEND_COOLDOWN_MS } from '@hasta/contracts/constants';
+import { normalizeEmail, normalizePhone } from '@hasta/contracts/identity';
 import { messages } from '@hasta/contracts/messages';
+import { rupeesNumberToPaise } from '@hasta/ledger/money';
 import type { OtpPurpose } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import type { AuthDeps, Caller } from './auth-deps';
 import { codeMessage, noticeMessage } from './notices';
-import { issueOtp, takeSendAllowance } from './otp';
+import { issueOtp, takeSendAllowance, type TransferBinding } from './otp';
 import { otpPurposeOf } from './otp-purpose';
 import { assertSmsAllowed, takeSmsBudget } from './sms-budget';
 import { findUserByIdentifier } from './user-repository';
@@ -25,6 +27,10 @@ export interface SendCodeResult {
  * client's and the global hourly SMS budgets. Past a budget, a code for an account that has an email goes
  * there instead (the code still checks against the phone); otherwise the answer is the spec's "Too many OTP
  * requests" and nothing is sent.
+ *
+ * A transfer code may be asked for with the amount and the receiver it approves (issue 23): its message names
+ * them, and its verification pays only that transfer. Without them the code pays any one transfer, as the
+ * seed's client expects; our web app always sends them.
  */
 export async function sendCode(
   deps: AuthDeps,
@@ -37,6 +43,9 @@ export async function sendCode(
     origin: string;
     /** Who is asking: the client's address (the SMS budget per client). */
     client: string;
+    /** For a transfer code: the transfer it approves, as the client typed it (both or neither). */
+    transfer?:
+      { amount: number; receiverEmail?: string | undefined; receiverPhone?: string | undefined } | undefined;
   },
 ): Promise<SendCodeResult> {
   const { db } = deps;
@@ -58,6 +67,8 @@ export async function sendCode(
     if (identifier !== caller.user.email && identifier !== caller.user.phone)
       throw AppError.of('FORBIDDEN', 'forbidden');
   }
+  const binding = input.transfer === undefined ? undefined : transferBindingOf(input.transfer);
+  if (binding && purpose !== 'transfer') throw AppError.of('BAD_REQUEST', 'invalidRequest');
   await takeSendAllowance(db, identifier, purpose, now);
 
   const needsAccount = purpose !== 'registration';
@@ -86,17 +97,41 @@ export async function sendCode(
         purpose,
         ...(purpose === 'transfer' && caller ? { sessionId: caller.sessionId } : {}),
         withLink,
+        binding,
       },
       now,
     );
     const registrationLink = linkToken
       ? `${input.origin}/register?${new URLSearchParams({ token: linkToken, email: identifier, type: 'registration' })}`
       : undefined;
-    await deps.messenger.send(codeMessage({ identifier: deliverTo, purpose, code, registrationLink }));
+    await deps.messenger.send(
+      codeMessage({ identifier: deliverTo, purpose, code, registrationLink, transfer: binding }),
+    );
   }
   return {
     success: true,
     message: channelOf(deliverTo) === 'sms' ? messages.otpSentPhone : messages.otpSentEmail,
     resend_after_s: OTP_RESEND_COOLDOWN_MS / 1000,
   };
+}
+
+/** The transfer a code approves, as sendMoney will name it: the amount in paise, the receiver normalized. */
+function transferBindingOf(transfer: {
+  amount: number;
+  receiverEmail?: string | undefined;
+  receiverPhone?: string | undefined;
+}): TransferBinding {
+  const amountPaise = rupeesNumberToPaise(transfer.amount);
+  if (amountPaise === null) throw AppError.of('BAD_REQUEST', 'amountTooPrecise');
+  if (amountPaise <= 0n) throw AppError.of('BAD_REQUEST', 'amountPositive');
+  // sendMoney pays the email when both are given, so the code binds to it too.
+  if (transfer.receiverEmail !== undefined) {
+    const receiver = normalizeEmail(transfer.receiverEmail);
+    if (receiver === null) throw AppError.of('BAD_REQUEST', 'invalidEmail');
+    return { amountPaise, receiver };
+  }
+  if (transfer.receiverPhone === undefined) throw AppError.of('BAD_REQUEST', 'receiverRequired');
+  const receiver = normalizePhone(transfer.receiverPhone);
+  if (receiver === null) throw AppError.of('BAD_REQUEST', 'invalidPhone');
+  return { amountPaise, receiver };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
+import type { TransferBinding } from './otp';
 
 /** Records a verified address; only the token's hash is stored. */
 export async function insertVerification(
@@ -9,6 +10,8 @@ export async function insertVerification(
     identifier: string;
     purpose: 'registration' | 'transfer';
     sessionId: string | null;
+    /** What a bound transfer code approved: the verification pays only that transfer. */
+    binding?: TransferBinding | undefined;
     expiresAt: Date;
   },
 ): Promise<void> {
@@ -19,6 +22,8 @@ export async function insertVerification(
       identifier: verification.identifier,
       purpose: verification.purpose,
       session_id: verification.sessionId,
+      transfer_amount_paise: verification.binding?.amountPaise ?? null,
+      transfer_receiver: verification.binding?.receiver ?? null,
       expires_at: verification.expiresAt,
     })
     .execute();

@@ -48,7 +48,7 @@ export async function verifyCode(
     throw AppError.of('BAD_REQUEST', 'invalidRequest');
   if (purpose === 'transfer' && !caller) throw AppError.of('UNAUTHORIZED', 'unauthorized');
 
-  const ok = await consumeOtp(deps, {
+  const used = await consumeOtp(deps, {
     secret: deps.secret,
     identifier,
     purpose,
@@ -57,7 +57,7 @@ export async function verifyCode(
     sessionId: caller?.sessionId,
     client: input.client,
   });
-  if (!ok) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
+  if (!used) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
 
   if (purpose === 'login') {
     const user = await findUserByIdentifier(db, identifier);
@@ -70,6 +70,8 @@ export async function verifyCode(
     identifier,
     purpose,
     sessionId: purpose === 'transfer' ? (caller?.sessionId ?? null) : null,
+    // A bound transfer code's verification pays only the transfer it named (issue 23).
+    binding: purpose === 'transfer' ? used.binding : undefined,
     expiresAt: new Date(deps.now().getTime() + VERIFICATION_TTL_MS),
   });
   if (purpose === 'transfer') return { purpose };

@@ -112,6 +112,9 @@ export interface OtpCodesTable {
   code_hash: string;
   link_token_hash: string | null;
   session_id: string | null;
+  /** A transfer code's amount and receiver (migration 026): both null for an unbound code. */
+  transfer_amount_paise: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  transfer_receiver: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   expires_at: Timestamp;
   consumed_at: Timestamp | null;
@@ -135,6 +138,9 @@ export interface VerificationsTable {
   identifier: string;
   purpose: 'registration' | 'transfer';
   session_id: string | null;
+  /** What a bound transfer code approved (migration 026): only this amount to this receiver. */
+  transfer_amount_paise: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  transfer_receiver: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   expires_at: Timestamp;
 }

@@ -109,6 +109,16 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
     return { success: true as const, purpose: result.purpose, verification_token: result.verificationToken };
   }
 
+  /** The transfer a code request names (issue 23), if it names one. */
+  const transferOf = (body: {
+    amount?: number | undefined;
+    receiverEmail?: string | undefined;
+    receiverPhone?: string | undefined;
+  }) =>
+    body.amount === undefined
+      ? undefined
+      : { amount: body.amount, receiverEmail: body.receiverEmail, receiverPhone: body.receiverPhone };
+
   app.post(
     '/email-otp/send',
     {
@@ -127,6 +137,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
         caller: await callerOf(request),
         origin: publicOrigin(request),
         client: clientKey(request),
+        transfer: transferOf(request.body),
       }),
   );
   app.post(
@@ -147,6 +158,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
         caller: await callerOf(request),
         origin: publicOrigin(request),
         client: clientKey(request),
+        transfer: transferOf(request.body),
       }),
   );
   app.post(

@@ -76,8 +76,8 @@ export const receiverStillNamesAccount: BatchStep<SendMoneyTransfer> = async (tr
 
 /**
  * Step 2 of a batch: one verified code pays for one transfer. Each transfer that needs one spends the newest
- * unspent, unexpired verification of its session (sessions are distinct within a batch); one whose session
- * has none is given back.
+ * unspent, unexpired verification of its session that is unbound or bound to this very amount and receiver
+ * (sessions are distinct within a batch); one whose session has none is given back.
  */
 export const spendTransferVerification: BatchStep<SendMoneyTransfer> = async (trx, transfers) => {
   const needing = transfers.filter((t) => t.verification !== undefined);
@@ -176,7 +176,8 @@ async function receiverOf(
 /**
  * Send Money (spec: transfer after an OTP): moves an amount from the sender's wallet to the person (or their
  * store) an email or phone names. One verified code of the sender's session, at most 5 minutes old, pays for
- * exactly one transfer; the transfer is group-committed with others (spend the code, recheck the receiver,
+ * exactly one transfer, and a code asked for with an amount and a receiver only for that amount to that
+ * receiver (issue 23); the transfer is group-committed with others (spend the code, recheck the receiver,
  * post, in one transaction), and a retry with the same key answers the same transfer without spending again.
  * Without a verified code every address answers 403 alike, whether or not it names an account.
  */
@@ -202,6 +203,8 @@ export async function sendMoney(
     sessionId: input.sessionId,
     purpose: 'transfer',
     createdAfter: new Date(deps.now().getTime() - TRANSFER_VERIFICATION_TTL_MS),
+    // A code asked for with an amount and a receiver pays only this transfer if they match (issue 23).
+    transfer: { amountPaise, receiver: address },
   };
 
   for (let attempt = 1; ; attempt += 1) {
