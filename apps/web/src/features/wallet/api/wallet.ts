@@ -74,17 +74,28 @@ export function chooseOtpChannel(user: { phone: string | null; email: string | n
   return null;
 }
 
-/** Step 1 of a transfer: a transfer code to the caller's own phone or email. */
-export function sendTransferOtp(channel: OtpChannel): Promise<z.infer<typeof otpSendResponseSchema>> {
+/**
+ * Step 1 of a transfer: a transfer code to the caller's own phone or email, bound to the transfer it approves
+ * (issue 23): its message names the amount and the receiver, and it pays only that transfer.
+ */
+export function sendTransferOtp(
+  channel: OtpChannel,
+  transfer: Pick<PendingTransfer, 'receiverEmail' | 'receiverPhone' | 'amountText'>,
+): Promise<z.infer<typeof otpSendResponseSchema>> {
+  const binding = {
+    amount: Number(transfer.amountText),
+    receiverEmail: transfer.receiverEmail,
+    receiverPhone: transfer.receiverPhone,
+  };
   return channel.kind === 'sms'
     ? apiRequest('/api/send-sms-otp', {
         method: 'POST',
-        body: { phone: channel.phone, purpose: 'transfer' },
+        body: { phone: channel.phone, purpose: 'transfer', ...binding },
         schema: otpSendResponseSchema,
       })
     : apiRequest('/api/email-otp/send', {
         method: 'POST',
-        body: { email: channel.email, purpose: 'transfer' },
+        body: { email: channel.email, purpose: 'transfer', ...binding },
         schema: otpSendResponseSchema,
       });
 }

@@ -1,5 +1,6 @@
 import { OTP_RESEND_COOLDOWN_MS, TRANSFER_REDIRECT_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
+import { formatInr, paiseToRupeesText, parseRupees } from '@hasta/ledger/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -44,6 +45,12 @@ import type { TransferFormValues } from '../transfer-validation';
 type Mode = 'phone_email' | 'qr_scan';
 const EMPTY_FORM: TransferFormValues = { receiverPhone: '', receiverEmail: '', amount: '' };
 
+/** "₹1,250.50" from the amount as typed (already checked). */
+function amountShown(amountText: string): string {
+  const paise = parseRupees(amountText);
+  return paise === null ? amountText : formatInr(paiseToRupeesText(paise), 'en-IN');
+}
+
 function identifierOf(channel: OtpChannel): string {
   return channel.kind === 'sms' ? channel.phone : channel.email;
 }
@@ -67,6 +74,8 @@ export function TransferRoute() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<{ transfer: PendingTransfer; channel: OtpChannel } | null>(null);
+  /** Where the last code went: the address asked for, or the account's email once the SMS budget is spent. */
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const [otp, setOtp] = useState('');
   const [done, setDone] = useState(false);
   const countdown = useCountdown();
@@ -77,19 +86,20 @@ export function TransferRoute() {
     return () => window.clearTimeout(timer);
   }, [done, navigate]);
 
-  const sendCode = async (channel: OtpChannel): Promise<boolean> => {
+  const sendCode = async (channel: OtpChannel, transfer: PendingTransfer): Promise<boolean> => {
     const identifier = identifierOf(channel);
     if (!canSendOtp(identifier)) {
       setError(messages.tooManyOtpRequests);
       return false;
     }
     try {
-      const answer = await sendTransferOtp(channel);
+      const answer = await sendTransferOtp(channel, transfer);
       recordOtpSend(identifier);
       countdown.start(answer.resend_after_s > 0 ? answer.resend_after_s : OTP_RESEND_COOLDOWN_MS / 1_000);
       // A phone's code goes to the account's email once the SMS budget is spent: the answer says so.
       const byEmail = channel.kind === 'email' || answer.message === messages.otpSentEmail;
       toast.success(byEmail ? messages.otpSentEmail : messages.otpSentPhone);
+      setSentTo(byEmail && channel.kind === 'sms' ? (user?.email ?? null) : identifier);
       return true;
     } catch (cause) {
       setError(errorMessage(cause, messages.failedToSendOtpRetry));
@@ -116,21 +126,20 @@ export function TransferRoute() {
       setError(messages.noOtpContact);
       return;
     }
+    const transfer: PendingTransfer = {
+      receiverEmail: form.receiverEmail.trim(),
+      receiverPhone: form.receiverPhone.trim(),
+      amountText: form.amount.trim(),
+      method: qrPayee === null ? 'phone_email' : 'qr_scan',
+      idempotencyKey: crypto.randomUUID(),
+    };
     setBusy(true);
-    const sent = await sendCode(channel);
+    // The code is asked for this very transfer: it names it, and pays only it.
+    const sent = await sendCode(channel, transfer);
     setBusy(false);
     if (!sent) return;
     setOtp('');
-    setPending({
-      channel,
-      transfer: {
-        receiverEmail: form.receiverEmail.trim(),
-        receiverPhone: form.receiverPhone.trim(),
-        amountText: form.amount.trim(),
-        method: qrPayee === null ? 'phone_email' : 'qr_scan',
-        idempotencyKey: crypto.randomUUID(),
-      },
-    });
+    setPending({ channel, transfer });
   };
 
   const verify = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
@@ -171,7 +180,7 @@ export function TransferRoute() {
     if (pending === null || countdown.secondsLeft > 0 || busy) return;
     setError(null);
     setBusy(true);
-    await sendCode(pending.channel);
+    await sendCode(pending.channel, pending.transfer);
     setBusy(false);
   };
 
@@ -189,6 +198,11 @@ export function TransferRoute() {
         <div className={`${cardClass} max-w-lg`}>
           <p>
             <CodeChannelBadge channel={pending.channel.kind} />
+          </p>
+          <p className="mt-2 text-sm">
+            {sentTo === null ? 'Code sent' : `Code sent to ${sentTo}`} to send{' '}
+            {amountShown(pending.transfer.amountText)} to{' '}
+            {pending.transfer.receiverEmail || pending.transfer.receiverPhone}. It pays only this transfer.
           </p>
           <form noValidate className="mt-4 space-y-4" onSubmit={(event) => void verify(event)}>
             <OtpField
