@@ -53,6 +53,9 @@ test.describe('Send money (/transfer)', () => {
     await expect(page.getByText('SMS OTP', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: /^Resend in \d+s$/ })).toBeDisabled();
     const sms = await waitForMessage(page.request, phoneAccount.contact, afterId);
+    // The code is bound to this transfer (issue 23): its message and the code step name it.
+    expect(sms.body).toContain(`to send ₹123.45 to ••••${receiver.contact.slice(-4)}`);
+    await expect(page.getByText(`Code sent to ${phoneAccount.contact} to send ₹123.45`)).toBeVisible();
     await page.getByLabel('One-time code').fill(extractCode(sms.body));
     await page.getByRole('button', { name: 'Verify & Send Money' }).click();
     await expect(page.getByText(messages.moneySent)).toBeVisible();
