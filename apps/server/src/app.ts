@@ -174,7 +174,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerErrorHandling(app);
   await registerSecurity(app, env);
   registerPalmRateLimits(app, env);
-  registerAuth(app);
+  registerAuth(app, deps.clock ? { now: deps.clock } : {});
   await registerOpenApi(app);
 
   const db = deps.database.db;
