@@ -1,6 +1,6 @@
 import { generateNoteKeys } from '@hasta/tlog/note';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, registerUser, signInAsAdmin } from './support/auth-helpers';
+import { bearer, registerUser, signInAsAdmin, uniqueEmail } from './support/auth-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
@@ -57,6 +57,83 @@ describe(`session lifetimes on ${testDatabaseKind}`, () => {
     }
     advance(7 * DAY);
     expect((await whoAmI(token)).statusCode).toBe(401);
+  });
+});
+
+describe(`the sessions list and sign out everywhere else on ${testDatabaseKind}`, () => {
+  let test: TestApp;
+
+  beforeAll(async () => {
+    test = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '30000' } });
+  });
+  afterAll(async () => {
+    await test.close();
+  });
+
+  const login = async (email: string, password: string, userAgent: string) => {
+    const response = await test.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      headers: { 'user-agent': userAgent },
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json().token as string;
+  };
+  const get = (url: string, token: string, userAgent = 'Laptop') =>
+    test.app.inject({ method: 'GET', url, headers: { ...bearer(token), 'user-agent': userAgent } });
+  const post = (url: string, token: string) =>
+    test.app.inject({ method: 'POST', url, headers: bearer(token) });
+
+  it("lists only the caller's own sessions, marks the current one, and signs out everywhere else at once", async () => {
+    const email = uniqueEmail();
+    const { password } = await registerUser(test.app, test.database, { email });
+    const laptop = await login(email, password, 'Laptop');
+    const phone = await login(email, password, 'Phone');
+    const stranger = await registerUser(test.app, test.database);
+
+    expect((await get('/api/auth/session', phone, 'Phone')).statusCode).toBe(200);
+    const listed = await get('/api/sessions', laptop);
+    expect(listed.statusCode).toBe(200);
+    const sessions = listed.json().sessions as Array<{
+      id: string;
+      user_agent: string | null;
+      current: boolean;
+    }>;
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    expect(sessions.find((s) => s.current)?.user_agent).toBe('Laptop');
+    expect(sessions.map((s) => s.user_agent)).toContain('Phone');
+    const strangers = (await get('/api/sessions', stranger.token)).json().sessions as Array<{ id: string }>;
+    expect(strangers).toHaveLength(1);
+    expect(sessions.map((s) => s.id)).not.toContain(strangers[0]!.id);
+
+    // Nobody ends another user's session, nor learns whether its id exists.
+    const foreign = await post(`/api/sessions/${strangers[0]!.id}/revoke`, laptop);
+    expect(foreign.statusCode).toBe(404);
+    expect((await get('/api/auth/session', stranger.token)).statusCode).toBe(200);
+
+    const everywhere = await post('/api/sessions/revoke-others', laptop);
+    expect(everywhere.statusCode).toBe(200);
+    expect(everywhere.json().revoked).toBeGreaterThanOrEqual(2);
+    expect((await get('/api/auth/session', phone, 'Phone')).statusCode).toBe(401);
+    expect((await get('/api/auth/session', laptop)).statusCode).toBe(200);
+    const left = (await get('/api/sessions', laptop)).json().sessions as Array<{ current: boolean }>;
+    expect(left).toEqual([expect.objectContaining({ current: true })]);
+  });
+
+  it('ends one of the caller’s sessions by its id', async () => {
+    const email = uniqueEmail();
+    const { password } = await registerUser(test.app, test.database, { email });
+    const laptop = await login(email, password, 'Laptop');
+    const phone = await login(email, password, 'Phone');
+    const phoneId = (
+      (await get('/api/sessions', phone, 'Phone')).json().sessions as Array<{ id: string; current: boolean }>
+    ).find((s) => s.current)!.id;
+    const ended = await post(`/api/sessions/${phoneId}/revoke`, laptop);
+    expect(ended.statusCode).toBe(200);
+    expect((await get('/api/auth/session', phone, 'Phone')).statusCode).toBe(401);
+    expect((await post(`/api/sessions/${phoneId}/revoke`, laptop)).statusCode).toBe(404);
+    expect((await get('/api/sessions', 'not-a-token')).statusCode).toBe(401);
   });
 });
 
