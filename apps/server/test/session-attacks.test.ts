@@ -1,6 +1,7 @@
 import { generateNoteKeys } from '@hasta/tlog/note';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser, signInAsAdmin, uniqueEmail } from './support/auth-helpers';
+import { approvedMerchant } from './support/merchant-helpers';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
@@ -39,6 +40,18 @@ describe(`session lifetimes on ${testDatabaseKind}`, () => {
     const idle = await whoAmI(token);
     expect(idle.statusCode).toBe(401);
     expect(idle.json().message).toBe('Please log in to continue.');
+  });
+
+  it("keeps a store owner's session used within 12 hours, refuses one idle for 13", async () => {
+    const store = await approvedMerchant(
+      test.app,
+      test.database,
+      await signInAsAdmin(test.app, test.database),
+    );
+    advance(11 * HOUR);
+    expect((await whoAmI(store.token)).statusCode).toBe(200);
+    advance(13 * HOUR);
+    expect((await whoAmI(store.token)).statusCode).toBe(401);
   });
 
   it("keeps a person's session used within 7 days, refuses one idle for 8", async () => {
