@@ -79,6 +79,21 @@ test.describe('change password dialog', () => {
   });
 });
 
+test.describe('signed-in devices in Settings', () => {
+  test('lists this device and signs out everywhere else', async ({ page, account }) => {
+    await signIn(page, account);
+    await page.goto('/user-dashboard');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Password' });
+    const devices = dialog.getByRole('region', { name: 'Signed-in devices' });
+    await expect(devices.getByText('This device:')).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await devices.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expect(toast(page, messages.otherSessionsSignedOut)).toBeVisible();
+    await expect(devices.getByText('No other device is signed in.')).toBeVisible();
+  });
+});
+
 test.describe('admin password reset', () => {
   test('the admin resets a user; the user logs in with the temporary password and must choose a new one', async ({
     page,

@@ -35,6 +35,7 @@ import { registerPalmRateLimits } from './plugins/palm-rate-limit';
 import { registerSecurity } from './plugins/security';
 import { registerWebApp } from './plugins/web-app';
 import { authRoutes } from './routes/auth';
+import { sessionRoutes } from './routes/sessions';
 import { devOutboxRoutes } from './routes/dev-outbox';
 import { disputeRoutes } from './routes/disputes';
 import { healthRoutes } from './routes/health';
@@ -174,7 +175,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerErrorHandling(app);
   await registerSecurity(app, env);
   registerPalmRateLimits(app, env);
-  registerAuth(app);
+  registerAuth(app, deps.clock ? { now: deps.clock } : {});
   await registerOpenApi(app);
 
   const db = deps.database.db;
@@ -195,6 +196,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       onNoticeFailed: (err) => app.log.warn({ err }, 'failed sign-in notice not sent'),
     },
   });
+  await app.register(sessionRoutes, { prefix: '/api', deps: { db, now: app.sessionClock } });
   await app.register(walletRoutes, { prefix: '/api', deps: { db, ledger } });
   await app.register(logRoutes, { prefix: '/api', deps: { db, log: transparencyLog } });
   await app.register(publicFormRoutes, { prefix: '/api', deps: { db } });

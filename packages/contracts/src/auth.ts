@@ -292,3 +292,26 @@ export const adminUsersResponseSchema = z.object({
   next_cursor: z.string().nullable(),
 });
 export type AdminUsersPage = z.infer<typeof adminUsersResponseSchema>;
+
+// GET /api/sessions: the caller's own live sessions (issue 23 item 2).
+export const sessionSummarySchema = z.object({
+  id: z.uuid(),
+  created_at: z.string(),
+  last_seen_at: z.string(),
+  user_agent: z.string().nullable(),
+  /** Whether this is the session the request came with. */
+  current: z.boolean(),
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+export const sessionsListResponseSchema = z.object({ sessions: z.array(sessionSummarySchema) });
+
+// POST /api/sessions/{id}/revoke
+export const sessionParamsSchema = z.object({ id: z.uuid() });
+
+// POST /api/sessions/revoke-others, POST /api/sessions/{id}/revoke
+export const sessionsRevokedResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** How many sessions ended. */
+  revoked: z.number().int().nonnegative(),
+});

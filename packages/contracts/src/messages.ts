@@ -159,6 +159,9 @@ export const messages = {
   amountTooPrecise: 'Amount can have at most 2 decimal places.',
   idempotencyConflict: 'This request id was already used for a different request.',
   transactionNotFound: 'Transaction not found.',
+  sessionNotFound: 'Session not found.',
+  otherSessionsSignedOut: 'Signed out everywhere else.',
+  sessionSignedOut: 'That session was signed out.',
   transactionAlreadyReversed: 'This transaction was already deleted.',
   reversalWouldOverdraw: 'This transaction cannot be deleted: the receiver no longer has the money.',
 

@@ -10,7 +10,7 @@ import { startSession, type SignedIn } from './start-session';
  * every session of the account ends, and a fresh one begins for this browser.
  */
 export async function changePassword(
-  deps: Pick<AuthDeps, 'db'>,
+  deps: Pick<AuthDeps, 'db' | 'now'>,
   input: {
     user: UserRow;
     /** The spec's clients name the user; only the caller themselves may be named. */
@@ -29,5 +29,5 @@ export async function changePassword(
   const updated = await setPassword(db, user.id, input.newPassword, false);
   if (!updated) throw AppError.of('UNAUTHORIZED', 'unauthorized');
   // setPassword ended every session of the user, this browser's included: nothing is left to replace.
-  return startSession(db, updated, undefined);
+  return startSession(db, updated, undefined, deps.now());
 }

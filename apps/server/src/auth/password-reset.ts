@@ -34,5 +34,5 @@ export async function resetForgottenPassword(
   if (!user) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
   const updated = await setPassword(db, user.id, input.newPassword, false);
   if (!updated) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
-  return startSession(db, updated, input.currentSessionId);
+  return startSession(db, updated, input.currentSessionId, deps.now());
 }

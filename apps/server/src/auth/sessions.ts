@@ -1,9 +1,26 @@
 import type { PublicUser } from '@hasta/contracts/auth';
 import type { Kysely, Selectable } from 'kysely';
-import type { Schema, UsersTable } from '../db/schema';
+import type { Schema, UserRole, UsersTable } from '../db/schema';
 import { hashToken, newToken } from './secrets';
+import { touchSession } from './session-repository';
 
+/** The absolute lifetime of a session, however often it is used. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+
+/** How long a session may go unused before it ends, by its user's role (issue 23 item 2). */
+export const SESSION_IDLE_TIMEOUT_MS: Record<UserRole, number> = {
+  admin: 15 * 60_000,
+  merchant: 12 * 60 * 60_000,
+  user: 7 * 24 * 60 * 60_000,
+};
+
+/** A session's last use is written at most this often, to spare writes. */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/** Whether a session last used at `lastSeenAt` by a user of `role` has been idle too long at `now`. */
+export function isIdle(role: UserRole, lastSeenAt: Date, now: Date): boolean {
+  return now.getTime() - lastSeenAt.getTime() > SESSION_IDLE_TIMEOUT_MS[role];
+}
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -36,6 +53,8 @@ export async function createSession(
     .values({
       token_hash: hashToken(token),
       user_id: userId,
+      created_at: now,
+      last_seen_at: now,
       expires_at: new Date(now.getTime() + SESSION_TTL_MS),
     })
     .returning('id')
@@ -43,23 +62,36 @@ export async function createSession(
   return { token, sessionId: row.id };
 }
 
-/** The live session of a token with its user, or undefined. */
+/**
+ * The live session of a token with its user, or undefined: not revoked, within its 30 days and not idle past
+ * its user's role's timeout. A use is recorded (at most once a minute, with the first User-Agent seen).
+ */
 export async function findSession(
   db: Kysely<Schema>,
   token: string,
   now = new Date(),
+  userAgent?: string,
 ): Promise<AuthContext | undefined> {
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select('sessions.id as session_id')
+    .select([
+      'sessions.id as session_id',
+      'sessions.last_seen_at as session_last_seen_at',
+      'sessions.user_agent as session_user_agent',
+    ])
     .where('sessions.token_hash', '=', hashToken(token))
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { session_id, ...user } = row;
+  const { session_id, session_last_seen_at, session_user_agent, ...user } = row;
+  if (isIdle(user.role, session_last_seen_at, now)) return undefined;
+  const stale = now.getTime() - session_last_seen_at.getTime() >= LAST_SEEN_RESOLUTION_MS;
+  const agentToRecord = session_user_agent === null && userAgent !== undefined;
+  if (stale || agentToRecord)
+    await touchSession(db, session_id, stale ? now : session_last_seen_at, userAgent);
   return { sessionId: session_id, user };
 }
 

@@ -36,7 +36,7 @@ export async function signIn(
     });
     const user = ok ? await findUserByIdentifier(db, identifier) : undefined;
     if (!user) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
-    return startSession(db, user, input.currentSessionId);
+    return startSession(db, user, input.currentSessionId, deps.now());
   }
   const attempt = await beginAttempt(deps, { identifier, client });
   const user = await findUserByIdentifier(db, identifier);
@@ -47,5 +47,5 @@ export async function signIn(
     throw new AppError('UNAUTHORIZED', messages.wrongCredentials);
   }
   await attemptSucceeded(deps, attempt);
-  return startSession(db, user, input.currentSessionId);
+  return startSession(db, user, input.currentSessionId, deps.now());
 }

@@ -14,7 +14,7 @@ import { spendRegistrationVerification } from './verification-repository';
  * verified contact is kept (an unverified one could be someone else's).
  */
 export async function signUp(
-  deps: Pick<AuthDeps, 'db'>,
+  deps: Pick<AuthDeps, 'db' | 'now'>,
   input: {
     username: string;
     password: string;
@@ -52,5 +52,5 @@ export async function signUp(
       throw error;
     }
   });
-  return startSession(db, user, input.currentSessionId);
+  return startSession(db, user, input.currentSessionId, deps.now());
 }

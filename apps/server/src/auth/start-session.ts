@@ -16,8 +16,9 @@ export async function startSession(
   db: Kysely<Schema>,
   user: UserRow,
   replacing: string | undefined,
+  now = new Date(),
 ): Promise<SignedIn> {
   if (replacing !== undefined) await revokeSession(db, replacing);
-  const { token } = await createSession(db, user.id);
+  const { token } = await createSession(db, user.id, now);
   return { token, user: toPublicUser(user) };
 }

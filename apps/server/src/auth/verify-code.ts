@@ -62,7 +62,7 @@ export async function verifyCode(
   if (purpose === 'login') {
     const user = await findUserByIdentifier(db, identifier);
     if (!user) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
-    return { purpose, ...(await startSession(db, user, caller?.sessionId)) };
+    return { purpose, ...(await startSession(db, user, caller?.sessionId, deps.now())) };
   }
   const verificationToken = newToken();
   await insertVerification(db, {

@@ -103,6 +103,10 @@ export interface SessionsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** The last use, written at most once a minute (migration 028): the idle timeout counts from it. */
+  last_seen_at: Timestamp;
+  /** The User-Agent the session was first used with (migration 028), or null. */
+  user_agent: string | null;
 }
 
 export interface OtpCodesTable {

@@ -40,6 +40,10 @@ export class TtlCache<V> {
   delete(key: string): void {
     this.#entries.delete(key);
   }
+
+  clear(): void {
+    this.#entries.clear();
+  }
 }
 
 /** By default an entry answers for between half its time to live and all of it. */

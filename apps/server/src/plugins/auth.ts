@@ -4,12 +4,29 @@ import { findSession, SESSION_TTL_MS, type AuthContext } from '../auth/sessions'
 import { AppError } from '../lib/app-error';
 import { TtlCache } from '../lib/ttl-cache';
 
+/** The session cookie's name outside production. */
 export const SESSION_COOKIE = 'hasta_session';
+/**
+ * In production the cookie is `__Host-` prefixed: browsers accept it only Secure, with Path=/ and no Domain,
+ * so neither a sibling subdomain nor a plain-http page can plant or overwrite it.
+ */
+export const PRODUCTION_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+
+/** The session cookie's name under an environment: only this name is read. */
+export function sessionCookieName(nodeEnv: string): string {
+  return nodeEnv === 'production' ? PRODUCTION_SESSION_COOKIE : SESSION_COOKIE;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Resolved once per request by `authenticate`; undefined when anonymous. */
     auth: AuthContext | undefined | null;
+  }
+  interface FastifyInstance {
+    /** The time sessions are checked on (idle timeout, lifetime); tests pass a clock they move. */
+    sessionClock: () => Date;
+    /** Sessions looked up on the hot write paths (see `requireUserRecheckedInTransaction`), one per app. */
+    sessionCache: TtlCache<AuthContext>;
   }
 }
 
@@ -19,8 +36,10 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * Reads the caller from the session cookie (browsers) or `Authorization: Bearer` (devices). State changes
  * must come from our own origin: with SameSite=Lax cookies and JSON-only bodies this closes CSRF.
  */
-export function registerAuth(app: FastifyInstance): void {
+export function registerAuth(app: FastifyInstance, options: { now?: () => Date } = {}): void {
   app.decorateRequest('auth', null);
+  app.decorate('sessionClock', options.now ?? (() => new Date()));
+  app.decorate('sessionCache', new TtlCache<AuthContext>(IDENTITY_CACHE_TTL_MS, IDENTITY_CACHE_SIZE));
   // No cross-origin browser may change anything: the API serves only its own pages (no CORS).
   app.addHook('onRequest', async (request) => checkOrigin(request));
 }
@@ -48,11 +67,25 @@ function checkOrigin(request: FastifyRequest): void {
 /** The caller's session, or undefined when anonymous. */
 export async function authenticate(request: FastifyRequest): Promise<AuthContext | undefined> {
   if (request.auth !== null) return request.auth;
-  const bearer = bearerToken(request);
-  const cookie = bearer === undefined ? request.cookies[SESSION_COOKIE] : undefined;
-  const token = bearer ?? cookie;
-  request.auth = token ? await findSession(request.server.database.db, token) : undefined;
+  const token = requestToken(request);
+  const userAgent = request.headers['user-agent']?.slice(0, 300);
+  request.auth = token
+    ? await findSession(request.server.database.db, token, request.server.sessionClock(), userAgent)
+    : undefined;
   return request.auth;
+}
+
+/** The bearer token, else the session cookie (by its name under this environment). */
+function requestToken(request: FastifyRequest): string | undefined {
+  return bearerToken(request) ?? request.cookies[sessionCookieName(request.server.env.NODE_ENV)];
+}
+
+/**
+ * Forgets every session this process cached, so a revocation answers at once on the hot paths too (their
+ * transactions re-check the session anyway; this closes the cache's 30 seconds).
+ */
+export function forgetCachedSessions(request: FastifyRequest): void {
+  request.server.sessionCache.clear();
 }
 
 /** A signed-in caller; one who must replace a temporary password may do only that, unless allowed. */
@@ -71,7 +104,6 @@ export async function requireUser(
 /** How long a looked-up session may answer for a token on the paths that re-check it in their transaction. */
 const IDENTITY_CACHE_TTL_MS = 30_000;
 const IDENTITY_CACHE_SIZE = 50_000;
-const identityCaches = new WeakMap<FastifyInstance, TtlCache<AuthContext>>();
 
 /**
  * A signed-in caller, for the hot write paths whose own transaction re-checks the session (live, not revoked,
@@ -81,11 +113,9 @@ const identityCaches = new WeakMap<FastifyInstance, TtlCache<AuthContext>>();
 export async function requireUserRecheckedInTransaction(
   request: FastifyRequest,
 ): Promise<{ auth: AuthContext; cached: boolean }> {
-  const token = bearerToken(request) ?? request.cookies[SESSION_COOKIE];
+  const token = requestToken(request);
   if (!token) throw AppError.of('UNAUTHORIZED', 'unauthorized');
-  let cache = identityCaches.get(request.server);
-  if (!cache)
-    identityCaches.set(request.server, (cache = new TtlCache(IDENTITY_CACHE_TTL_MS, IDENTITY_CACHE_SIZE)));
+  const cache = request.server.sessionCache;
   const key = hashToken(token);
   const hit = cache.get(key);
   if (hit) {
@@ -114,7 +144,7 @@ export async function requireAdmin(request: FastifyRequest): Promise<AuthContext
 }
 
 export function setSessionCookie(reply: FastifyReply, token: string): void {
-  reply.setCookie(SESSION_COOKIE, token, {
+  reply.setCookie(sessionCookieName(reply.server.env.NODE_ENV), token, {
     httpOnly: true,
     sameSite: 'lax',
     secure: reply.server.env.NODE_ENV === 'production',
@@ -124,5 +154,6 @@ export function setSessionCookie(reply: FastifyReply, token: string): void {
 }
 
 export function clearSessionCookie(reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  const production = reply.server.env.NODE_ENV === 'production';
+  reply.clearCookie(sessionCookieName(reply.server.env.NODE_ENV), { path: '/', secure: production });
 }

@@ -41,6 +41,7 @@ import { publicOrigin } from './support/public-origin';
 import {
   authenticate,
   clearSessionCookie,
+  forgetCachedSessions,
   requireAdmin,
   requireUser,
   setSessionCookie,
@@ -276,6 +277,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
     { schema: { ...otpTags, summary: 'End this session', response: { 200: successResponseSchema } } },
     async (request, reply) => {
       await signOut(deps, (await authenticate(request))?.sessionId);
+      forgetCachedSessions(request);
       clearSessionCookie(reply);
       return { success: true as const, message: messages.loggedOut };
     },

@@ -11,6 +11,7 @@ import type { ChangePasswordFormValues } from '../lib/change-password';
 import { formErrorMessage } from '../lib/form-errors';
 import { TextField } from './form-field';
 import { Modal } from './modal';
+import { SessionsList } from './sessions-list';
 import { disabledClass, primaryButtonClass } from './ui-classes';
 
 /**
@@ -86,6 +87,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           {save.isPending ? 'Changing...' : 'Change Password'}
         </button>
       </form>
+      {open ? <SessionsList /> : null}
     </Modal>
   );
 }
