@@ -8,7 +8,14 @@ import { hashOtp, hashToken, newOtpCode, newToken, sameHash } from './secrets';
 export const OTP_TTL_MS = 5 * 60_000;
 
 /** Codes that only the session that asked for them may use (a transfer, a palm step-up). */
-const SESSION_BOUND: ReadonlySet<OtpPurpose> = new Set(['transfer', 'palm_enrol', 'palm_unfreeze']);
+const SESSION_BOUND: ReadonlySet<OtpPurpose> = new Set([
+  'transfer',
+  'palm_enrol',
+  'palm_unfreeze',
+  'store_contact',
+  'store_bank_account',
+  'store_withdrawal',
+]);
 
 /** Serialises the throttle checks of one identifier across requests and servers. */
 async function lockIdentifier(trx: Transaction<Schema>, identifier: string): Promise<void> {
