@@ -5,10 +5,18 @@ import { expect, registerAccount, signIn, test, uniqueEmail, uniquePassword } fr
 import { loginWithPassword } from './support/auth-ui';
 import { axeViolations } from './support/axe';
 import { approveVendor, createMerchant, temporaryPasswordIn } from './support/merchant';
-import { nextMessage } from './support/outbox';
+import { extractCode, nextMessage } from './support/outbox';
 import { adminSession, apiSession, apiTransfer, giveValue, inr } from './support/wallet';
 
 const figure = (page: Page, testId: string) => page.getByTestId(testId);
+
+/** The owner's step-up on the page: a code to their own address (`to`), read from the outbox, entered. */
+async function confirmItsYou(page: Page, to: string): Promise<void> {
+  const send = page.getByRole('button', { name: 'Send code', exact: true });
+  const message = await nextMessage(page.request, to, () => send.click());
+  await page.getByLabel('6-digit code').fill(extractCode(message.body));
+  await page.getByRole('button', { name: 'Verify', exact: true }).click();
+}
 
 test.describe('Merchant dashboard (/store-dashboard)', () => {
   test('a vendor approved by an admin runs the store: figures, payments, settings, a bank account and a withdrawal the admin settles', async ({
@@ -93,8 +101,11 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     await settings.getByLabel('Send me an SMS when a withdrawal is settled or rejected').check();
     await settings.getByLabel('Email me when a withdrawal is settled or rejected').uncheck();
     expect(await axeViolations(page), 'Settings tab').toEqual([]);
-    await settings.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(page.getByText(messages.settingsSaved)).toBeVisible();
+    // A new contact phone gets a code: payers (and notices) see it once it is verified.
+    const phoneCode = await nextMessage(page.request, '+919876500000', async () => {
+      await settings.getByRole('button', { name: 'Save Settings' }).click();
+      await expect(page.getByText(messages.settingsSaved)).toBeVisible();
+    });
     await page.reload();
     await expect(page.getByText(`Welcome, ${business}, HSR`)).toBeVisible();
     await page.getByRole('tab', { name: 'Settings' }).click();
@@ -104,6 +115,11 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
       settings.getByLabel('Send me an SMS when a withdrawal is settled or rejected'),
     ).toBeChecked();
     await expect(settings.getByLabel('Email me when a withdrawal is settled or rejected')).not.toBeChecked();
+    const verifyPhone = page.getByRole('form', { name: 'Verify your contact phone' });
+    await verifyPhone.getByLabel('Code sent to your contact phone').fill(extractCode(phoneCode.body));
+    await verifyPhone.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByText(messages.storeContactVerified)).toBeVisible();
+    await expect(verifyPhone).toHaveCount(0);
 
     // Withdraw: a bank account first, then amounts checked on the page and by the server.
     await page.getByRole('tab', { name: 'Withdraw' }).click();
@@ -120,6 +136,8 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     await expect(bankForm.getByRole('alert')).toHaveText(messages.invalidIfsc);
     await bankForm.getByLabel('IFSC').fill('hdfc0001234');
     await bankForm.getByRole('button', { name: 'Save bank account' }).click();
+    // A bank account needs the owner's code first (issue 23).
+    await confirmItsYou(page, email);
     await expect(page.getByText(messages.bankAccountSaved)).toBeVisible();
     const account = withdrawForm.getByRole('radio', { name: 'Lakshmi Rao · ••••9012 · HDFC0001234' });
     await expect(account).toBeChecked();
@@ -133,6 +151,8 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     await expect(withdrawForm.getByRole('alert')).toHaveText(messages.amountTooPrecise);
     await amount.fill('500');
     await withdraw.click();
+    // So does a withdrawal; the request then goes on and the server checks the amount.
+    await confirmItsYou(page, email);
     await expect(withdrawForm.getByRole('alert')).toHaveText(messages.insufficientFunds);
     await amount.fill('120');
     await withdraw.click();

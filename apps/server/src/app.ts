@@ -205,6 +205,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ledger,
     messenger: deps.messenger,
     pendingExpiry,
+    secret: env.COOKIE_SECRET,
     onNoticeFailed: (err) => app.log.warn({ err }, 'payout notice not sent'),
   };
   // What else changes when the ledger's expiry round voids a pending transfer of each kind.

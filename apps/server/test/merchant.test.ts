@@ -1,8 +1,16 @@
 import { messages } from '@hasta/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
-import { bearer, lastMessage, registerUser, uniqueEmail, signInAsAdmin } from './support/auth-helpers';
+import {
+  bearer,
+  lastCode,
+  lastMessage,
+  registerUser,
+  uniqueEmail,
+  signInAsAdmin,
+} from './support/auth-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
+import { stepUp } from './support/palm-helpers';
 import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
@@ -28,6 +36,8 @@ const MERCHANT_ROUTES = [
   ['GET', '/api/merchant/qr-codes', undefined],
   ['POST', '/api/merchant/qr-codes', { amount: 10, label: 'Till' }],
   ['POST', '/api/transaction', { amount: 10, scan: { frames: ['AAAA'], source: 'demo' } }],
+  ['POST', '/api/merchant/settings/verify-contact', { channel: 'email', otp: '123456' }],
+  ['POST', '/api/merchant/settings/verify-contact/send', { channel: 'email' }],
 ] as const;
 
 describe(`merchants on ${testDatabaseKind}`, () => {
@@ -69,6 +79,9 @@ describe(`merchants on ${testDatabaseKind}`, () => {
       originalPassword: temporary,
       newPassword: 'shop owner secret',
     });
+    // Bank accounts and withdrawals need the owner's fresh step-up (store-attacks.test.ts shows why).
+    await stepUp(test.app, changed.json().token as string, 'store_bank_account');
+    await stepUp(test.app, changed.json().token as string, 'store_withdrawal');
     return {
       token: changed.json().token as string,
       merchantId: approved.json().merchant.id as string,
@@ -355,6 +368,16 @@ describe(`merchants on ${testDatabaseKind}`, () => {
       notify_email: false,
       notify_sms: true,
     });
+    // A new contact phone gets notices once the code sent to it is verified (store-attacks.test.ts).
+    const phoneCode = await lastCode(test.database, '+918040000001');
+    expect(
+      (
+        await call('POST', '/api/merchant/settings/verify-contact', token, {
+          channel: 'phone',
+          otp: phoneCode,
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(
       (await call('POST', `/api/payouts/${pending[0].id}`, adminToken, { action: 'reject' })).json().message,
     ).toBe(messages.payoutRejected);

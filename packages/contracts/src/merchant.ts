@@ -58,6 +58,27 @@ export const merchantSettingsSchema = z.object({
   notify_email: z.boolean(),
   notify_sms: z.boolean(),
 });
+/**
+ * The settings as the server answers them: a contact is shown to payers only once the code sent to it came
+ * back (POST /api/merchant/settings/verify-contact); until then it is `_verified: false`.
+ */
+export const merchantSettingsAnswerSchema = merchantSettingsSchema.extend({
+  contact_email_verified: z.boolean(),
+  contact_phone_verified: z.boolean(),
+});
+// POST /api/merchant/settings/verify-contact/send: the code again, to the contact that waits for one.
+export const resendStoreContactRequestSchema = z.object({ channel: z.enum(['email', 'phone']) });
+export const resendStoreContactResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** The address, mostly hidden. */
+  sent_to: z.string(),
+});
+// POST /api/merchant/settings/verify-contact: the code sent to the new contact address.
+export const verifyStoreContactRequestSchema = z.object({
+  channel: z.enum(['email', 'phone']),
+  otp: z.string().regex(/^\d{6}$/, messages.invalidOtp),
+});
 
 // Bank accounts
 export const bankAccountRequestSchema = z.object({

@@ -200,6 +200,7 @@ export const messages = {
   stepUpCodeSentPhone: 'We sent a 6-digit code to your phone. Enter it to continue.',
   stepUpCodeSentEmail: 'We sent a 6-digit code to your email. Enter it to continue.',
   stepUpVerified: 'Verified. You can continue for the next 5 minutes.',
+  storeContactVerified: 'Contact verified. Payers now see it on your store.',
   stepUpRequired: 'For your safety, confirm it is you with the code we send to your phone or email first.',
   palmEnrolmentApprovalSent:
     'We sent a code to the account owner. They approve this registration on their own phone.',

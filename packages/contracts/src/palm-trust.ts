@@ -9,10 +9,16 @@ import { handSchema } from './palm';
  */
 
 /** What a step-up code is for. */
-export const stepUpPurposeSchema = z.enum(['palm_enrol', 'palm_unfreeze']);
+export const stepUpPurposeSchema = z.enum([
+  'palm_enrol',
+  'palm_unfreeze',
+  // A store's owner before adding a bank account or asking for a withdrawal (issue 23).
+  'store_bank_account',
+  'store_withdrawal',
+]);
 export type StepUpPurpose = z.infer<typeof stepUpPurposeSchema>;
 
-/** How long a verified step-up lets its owner enrol a palm or unfreeze palm pay. */
+/** How long a verified step-up lets its owner act for its purpose (enrol a palm, add a bank account...). */
 export const STEP_UP_VALID_MS = 5 * 60_000;
 
 // POST /Palm/step-up/send: a code to the signed-in owner's own phone (else email). No address is taken.

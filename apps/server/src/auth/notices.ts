@@ -12,6 +12,9 @@ const WHAT: Record<OtpPurpose, string> = {
   password_reset: 'password reset code',
   palm_enrol: 'code to register a palm on your account',
   palm_unfreeze: 'code to turn palm pay back on',
+  store_contact: 'code to confirm this address as your store contact',
+  store_bank_account: 'code to add a bank account to your store',
+  store_withdrawal: 'code to withdraw from your store',
 };
 
 /**

@@ -19,7 +19,14 @@ export interface ConsumedOtp {
 }
 
 /** Codes that only the session that asked for them may use (a transfer, a palm step-up). */
-const SESSION_BOUND: ReadonlySet<OtpPurpose> = new Set(['transfer', 'palm_enrol', 'palm_unfreeze']);
+const SESSION_BOUND: ReadonlySet<OtpPurpose> = new Set([
+  'transfer',
+  'palm_enrol',
+  'palm_unfreeze',
+  'store_contact',
+  'store_bank_account',
+  'store_withdrawal',
+]);
 
 /** Serialises the throttle checks of one identifier across requests and servers. */
 async function lockIdentifier(trx: Transaction<Schema>, identifier: string): Promise<void> {

@@ -60,7 +60,13 @@ export async function sendCode(
     hasAccount: user !== undefined,
   });
   // Palm step-up codes go only to the owner's own contact (palm/palm-step-up.ts), never to a named address.
-  if (purpose === 'palm_enrol' || purpose === 'palm_unfreeze')
+  if (
+    purpose === 'palm_enrol' ||
+    purpose === 'palm_unfreeze' ||
+    purpose === 'store_contact' ||
+    purpose === 'store_bank_account' ||
+    purpose === 'store_withdrawal'
+  )
     throw AppError.of('BAD_REQUEST', 'invalidRequest');
   if (purpose === 'transfer') {
     if (!caller) throw AppError.of('UNAUTHORIZED', 'unauthorized');

@@ -43,8 +43,16 @@ export async function verifyCode(
     signedIn: caller !== undefined,
     newestLivePurpose: (purposes) => latestLivePurpose(db, identifier, purposes, deps.now()),
   });
-  // Palm step-up codes are checked only by the palm step-up (palm/palm-step-up.ts).
-  if (purpose === 'password_reset' || purpose === 'palm_enrol' || purpose === 'palm_unfreeze')
+  // Palm and store step-up codes are checked only by the step-up (palm/palm-step-up.ts), store contact codes
+  // only by merchant/store-settings.ts.
+  if (
+    purpose === 'password_reset' ||
+    purpose === 'palm_enrol' ||
+    purpose === 'palm_unfreeze' ||
+    purpose === 'store_contact' ||
+    purpose === 'store_bank_account' ||
+    purpose === 'store_withdrawal'
+  )
     throw AppError.of('BAD_REQUEST', 'invalidRequest');
   if (purpose === 'transfer' && !caller) throw AppError.of('UNAUTHORIZED', 'unauthorized');
 

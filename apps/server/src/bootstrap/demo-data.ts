@@ -95,6 +95,8 @@ export async function seedDemoData(
             store_name: DEMO_MERCHANT.store_name,
             contact_email: DEMO_MERCHANT.email,
             contact_phone: DEMO_MERCHANT.phone,
+            verified_contact_email: DEMO_MERCHANT.email,
+            verified_contact_phone: DEMO_MERCHANT.phone,
           })
           .execute();
       }

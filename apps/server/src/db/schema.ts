@@ -22,6 +22,9 @@ export interface MerchantsTable {
   store_name: string;
   contact_email: string | null;
   contact_phone: string | null;
+  /** The last contact whose code came back (migration 027): the only ones payers and notices see. */
+  verified_contact_email: ColumnType<string | null, string | null | undefined, string | null>;
+  verified_contact_phone: ColumnType<string | null, string | null | undefined, string | null>;
   vendor_registration_id: string | null;
   notify_email: ColumnType<boolean, boolean | undefined, boolean>;
   notify_sms: ColumnType<boolean, boolean | undefined, boolean>;
@@ -94,7 +97,12 @@ export type OtpPurpose =
   | 'password_reset'
   /** A palm step-up (migration 024): bound to the session that asked, like a transfer code. */
   | 'palm_enrol'
-  | 'palm_unfreeze';
+  | 'palm_unfreeze'
+  /** A store's new contact address (migration 027): sent to that address, bound to the session. */
+  | 'store_contact'
+  /** A store owner's step-up (migration 027) before adding a bank account or asking for a withdrawal. */
+  | 'store_bank_account'
+  | 'store_withdrawal';
 
 export interface SessionsTable {
   id: Generated<string>;
@@ -416,7 +424,7 @@ export interface PalmStepUpsTable {
   id: Generated<string>;
   session_id: string;
   user_id: string;
-  purpose: 'palm_enrol' | 'palm_unfreeze';
+  purpose: 'palm_enrol' | 'palm_unfreeze' | 'store_bank_account' | 'store_withdrawal';
   method: 'otp';
   verified_at: Generated<Date>;
   expires_at: Date;

@@ -80,7 +80,7 @@ export async function listTransfers(
   const result = await sql<TransferView>`
     SELECT t.id, t.seq, t.amount_paise, t.kind, t.phase, t.created_at, t.debit_account_id, t.credit_account_id,
            du.id AS from_user_id, COALESCE(du.email, du.phone) AS from_email, du.username AS from_name,
-           cu.id AS to_user_id, ca.merchant_id AS to_merchant_id, COALESCE(cu.email, cu.phone, cm.contact_email) AS to_email,
+           cu.id AS to_user_id, ca.merchant_id AS to_merchant_id, COALESCE(cu.email, cu.phone, cm.verified_contact_email) AS to_email,
            cu.username AS to_name,
            CASE WHEN t.kind = 'payment' THEN 'from'
                 WHEN t.kind = 'reversal' AND EXISTS (

@@ -10,6 +10,8 @@ export interface MerchantDeps {
   ledger: Ledger;
   messenger: Messenger;
   pendingExpiry: PendingExpiry;
+  /** COOKIE_SECRET: keys the hashes of the store's contact and step-up codes. */
+  secret: string;
   /** A store notice that could not be sent: logged, never a failed decision (the ledger already has it). */
   onNoticeFailed: (error: unknown) => void;
 }

@@ -10,6 +10,9 @@ export interface Store {
   ownerUserId: string;
   contactEmail: string | null;
   contactPhone: string | null;
+  /** The last contact email / phone whose code came back: the only ones payers and store notices see. */
+  verifiedContactEmail: string | null;
+  verifiedContactPhone: string | null;
   notifyEmail: boolean;
   notifySms: boolean;
   createdAt: Date;
@@ -20,6 +23,8 @@ export interface StoreSettings {
   storeName: string;
   contactEmail: string | null;
   contactPhone: string | null;
+  verifiedContactEmail: string | null;
+  verifiedContactPhone: string | null;
   notifyEmail: boolean;
   notifySms: boolean;
 }
@@ -31,6 +36,8 @@ function toStore(row: Selectable<MerchantsTable>): Store {
     ownerUserId: row.owner_user_id,
     contactEmail: row.contact_email,
     contactPhone: row.contact_phone,
+    verifiedContactEmail: row.verified_contact_email,
+    verifiedContactPhone: row.verified_contact_phone,
     notifyEmail: row.notify_email,
     notifySms: row.notify_sms,
     createdAt: row.created_at,
@@ -71,6 +78,8 @@ export async function insertStore(
     storeName: string;
     contactEmail: string;
     contactPhone: string;
+    /** The contact already proven (the owner's sign-in email), or null. */
+    verifiedContactEmail: string | null;
     vendorRegistrationId: string;
   },
 ): Promise<Store> {
@@ -81,6 +90,7 @@ export async function insertStore(
       store_name: store.storeName,
       contact_email: store.contactEmail,
       contact_phone: store.contactPhone,
+      verified_contact_email: store.verifiedContactEmail,
       vendor_registration_id: store.vendorRegistrationId,
     })
     .returningAll()
@@ -95,6 +105,8 @@ export async function saveStoreSettings(db: Db, id: string, settings: StoreSetti
       store_name: settings.storeName,
       contact_email: settings.contactEmail,
       contact_phone: settings.contactPhone,
+      verified_contact_email: settings.verifiedContactEmail,
+      verified_contact_phone: settings.verifiedContactPhone,
       notify_email: settings.notifyEmail,
       notify_sms: settings.notifySms,
     })
@@ -102,6 +114,39 @@ export async function saveStoreSettings(db: Db, id: string, settings: StoreSetti
     .returningAll()
     .executeTakeFirstOrThrow();
   return toStore(row);
+}
+
+/**
+ * The store's contact `address` on `channel` is proven (its code came back): payers see it from now on, as
+ * long as it is still the contact the settings hold. Answers the store, or undefined if it no longer is.
+ */
+export async function markContactVerified(
+  db: Db,
+  id: string,
+  channel: 'email' | 'phone',
+  address: string,
+): Promise<Store | undefined> {
+  const query = db.updateTable('merchants').where('id', '=', id);
+  const row = await (
+    channel === 'email'
+      ? query.set({ verified_contact_email: address }).where('contact_email', '=', address)
+      : query.set({ verified_contact_phone: address }).where('contact_phone', '=', address)
+  )
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toStore(row) : undefined;
+}
+
+/** The owner's own sign-in email and phone: addresses the owner already proved. */
+export async function findOwnerContacts(
+  db: Db,
+  ownerUserId: string,
+): Promise<{ email: string | null; phone: string | null }> {
+  return db
+    .selectFrom('users')
+    .select(['email', 'phone'])
+    .where('id', '=', ownerUserId)
+    .executeTakeFirstOrThrow();
 }
 
 /** Locks the store's row until the transaction ends: two requests counting its codes take turns. */

@@ -65,6 +65,8 @@ export async function approveVendor(
         storeName: vendor.businessName,
         contactEmail: vendor.email,
         contactPhone: vendor.phone,
+        // The owner signs in with the password emailed there: that address is proven; the phone is not.
+        verifiedContactEmail: vendor.email,
         vendorRegistrationId: vendor.id,
       });
     })

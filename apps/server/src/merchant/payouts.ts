@@ -8,6 +8,8 @@ import type { Schema } from '../db/schema';
 import { SYSTEM_ACCOUNT_ID, uuidFromText } from '../ledger/ledger';
 import { toAppError } from '../ledger/ledger-errors';
 import { AppError } from '../lib/app-error';
+import { indiaTimeText, notifyOwner } from '../notices/notify-owner';
+import { assertStepUp } from '../palm/palm-step-up';
 import { isBankAccountOf } from './bank-account-repository';
 import { findStore } from './merchant-repository';
 import type { MerchantDeps } from './merchant-deps';
@@ -19,7 +21,7 @@ import {
   type PayoutListItem,
   type PayoutOutcome,
 } from './payout-repository';
-import type { SignedInStore } from './signed-in-store';
+import type { SignedInStore, StoreSession } from './signed-in-store';
 
 export type WithdrawalAnswer = z.infer<typeof withdrawalSchema>;
 
@@ -67,13 +69,21 @@ export async function allWithdrawals(deps: Pick<MerchantDeps, 'db'>): Promise<Wi
 /**
  * A withdrawal to one of the store's saved bank accounts: a pending transfer from the store to the system
  * account reserves the amount until an admin settles or rejects it, or PAYOUT_TIMEOUT_MS passes. With an
- * idempotency key the same request is one withdrawal, and the key is bound to its bank account.
+ * idempotency key the same request is one withdrawal, and the key is bound to its bank account. The session
+ * needs the owner's live 'store_withdrawal' step-up (403 stepUpRequired otherwise), and the owner is told
+ * on their own phone (else email) once the amount is reserved (issue 23).
  */
 export async function requestWithdrawal(
-  deps: Pick<MerchantDeps, 'db' | 'ledger'>,
-  store: SignedInStore,
+  deps: Pick<MerchantDeps, 'db' | 'ledger' | 'messenger' | 'onNoticeFailed'>,
+  store: StoreSession,
   input: { amountPaise: bigint; bankAccountId: string; idempotencyKey: string | undefined },
+  now = new Date(),
 ): Promise<void> {
+  await assertStepUp(
+    deps.db,
+    { userId: store.ownerUserId, sessionId: store.sessionId, purpose: 'store_withdrawal' },
+    now,
+  );
   if (!(await isBankAccountOf(deps.db, store.id, input.bankAccountId)))
     throw AppError.of('NOT_FOUND', 'bankAccountNotFound');
   try {
@@ -98,6 +108,11 @@ export async function requestWithdrawal(
   } catch (error) {
     throw toAppError(error, deps.ledger.limits);
   }
+  // The reservation is in the ledger: a notice that cannot be sent is logged, never a failed withdrawal.
+  await notifyOwner(deps, store.ownerUserId, {
+    subject: 'Withdrawal requested',
+    body: `A withdrawal of Rs ${paiseToRupeesText(input.amountPaise)} from ${store.storeName} was requested on ${indiaTimeText(now)}. If this was not you, change your password and contact Hasta support now.`,
+  }).catch(deps.onNoticeFailed);
 }
 
 /**
@@ -116,12 +131,18 @@ async function notifyPayoutDecision(
   const notice = PAYOUT_NOTICES[outcome];
   const body = `Your withdrawal of Rs ${paiseToRupeesText(amountPaise)} from ${store.storeName} ${notice.tail}`;
   const sends: Promise<void>[] = [];
-  if (store.notifyEmail && store.contactEmail)
+  // Only a contact whose code came back: a store notice never goes to an address nobody proved.
+  if (store.notifyEmail && store.verifiedContactEmail)
     sends.push(
-      deps.messenger.send({ channel: 'email', to: store.contactEmail, subject: notice.subject, body }),
+      deps.messenger.send({
+        channel: 'email',
+        to: store.verifiedContactEmail,
+        subject: notice.subject,
+        body,
+      }),
     );
-  if (store.notifySms && store.contactPhone)
-    sends.push(deps.messenger.send({ channel: 'sms', to: store.contactPhone, body }));
+  if (store.notifySms && store.verifiedContactPhone)
+    sends.push(deps.messenger.send({ channel: 'sms', to: store.verifiedContactPhone, body }));
   for (const result of await Promise.allSettled(sends)) {
     if (result.status === 'rejected') deps.onNoticeFailed(result.reason);
   }

@@ -17,3 +17,8 @@ export async function storeOfSignedInUser(
   if (!store) throw AppError.of('FORBIDDEN', 'merchantOnly');
   return { ...store, accountId: await deps.ledger.ensureMerchantAccount(store.id) };
 }
+
+/** The signed-in store with the session that acts for it: step-ups and contact codes are bound to it. */
+export interface StoreSession extends SignedInStore {
+  sessionId: string;
+}

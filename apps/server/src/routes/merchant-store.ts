@@ -3,8 +3,12 @@ import {
   bankAccountListSchema,
   bankAccountRequestSchema,
   merchantPaymentsResponseSchema,
+  merchantSettingsAnswerSchema,
   merchantSettingsSchema,
   merchantSummarySchema,
+  resendStoreContactRequestSchema,
+  resendStoreContactResponseSchema,
+  verifyStoreContactRequestSchema,
   withdrawalListSchema,
   withdrawalRequestSchema,
 } from '@hasta/contracts/merchant';
@@ -23,7 +27,12 @@ import type { MerchantDeps } from '../merchant/merchant-deps';
 import { requestWithdrawal, storeWithdrawals } from '../merchant/payouts';
 import { storePayments } from '../merchant/store-payments';
 import { createStoreQrCode, storeQrCodes } from '../merchant/store-qr-codes';
-import { saveStoreSettings, storeSettings } from '../merchant/store-settings';
+import {
+  resendStoreContactCode,
+  saveStoreSettings,
+  storeSettings,
+  verifyStoreContact,
+} from '../merchant/store-settings';
 import { storeSummary } from '../merchant/store-summary';
 import { takePalmPayment } from '../palm/take-palm-payment';
 import {
@@ -35,7 +44,8 @@ import {
 } from './support/palm-payment';
 import { publicOrigin } from './support/public-origin';
 import { idempotencyKey } from './support/idempotency-key';
-import { requireMerchant } from './support/require-merchant';
+import { clientKey } from './support/client-key';
+import { requireMerchant, requireStoreSession } from './support/require-merchant';
 
 /** The store's self-service (spec §3, merchant dashboard): every route here is for the store's own merchant. */
 export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> = async (app, options) => {
@@ -96,7 +106,7 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
 
   app.get(
     '/merchant/settings',
-    { schema: { tags, summary: 'The store’s settings', response: { 200: merchantSettingsSchema } } },
+    { schema: { tags, summary: 'The store’s settings', response: { 200: merchantSettingsAnswerSchema } } },
     async (request) => storeSettings(await requireMerchant(request, deps)),
   );
 
@@ -105,12 +115,52 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
     {
       schema: {
         tags,
-        summary: 'Save the store’s settings',
+        summary:
+          'Save the store’s settings; a new contact email or phone is shown to payers once its code is verified',
         body: merchantSettingsSchema,
-        response: { 200: merchantSettingsSchema },
+        response: { 200: merchantSettingsAnswerSchema },
       },
     },
-    async (request) => saveStoreSettings(deps, await requireMerchant(request, deps), request.body),
+    async (request) => saveStoreSettings(deps, await requireStoreSession(request, deps), request.body),
+  );
+
+  app.post(
+    '/merchant/settings/verify-contact',
+    {
+      schema: {
+        tags,
+        summary: 'Verify the store’s new contact email or phone with the code sent to it',
+        body: verifyStoreContactRequestSchema,
+        response: { 200: merchantSettingsAnswerSchema },
+      },
+    },
+    async (request) =>
+      verifyStoreContact(deps, await requireStoreSession(request, deps), {
+        channel: request.body.channel,
+        code: request.body.otp,
+        client: clientKey(request),
+      }),
+  );
+
+  app.post(
+    '/merchant/settings/verify-contact/send',
+    {
+      schema: {
+        tags,
+        summary: 'Send the code again to the store’s contact that waits for one',
+        body: resendStoreContactRequestSchema,
+        response: { 200: resendStoreContactResponseSchema },
+      },
+    },
+    async (request) => {
+      const { sentTo } = await resendStoreContactCode(
+        deps,
+        await requireStoreSession(request, deps),
+        request.body.channel,
+      );
+      const message = request.body.channel === 'email' ? messages.otpSentEmail : messages.otpSentPhone;
+      return { success: true as const, message, sent_to: sentTo };
+    },
   );
 
   app.get(
@@ -166,7 +216,7 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
       },
     },
     async (request) => ({
-      bank_accounts: await addBankAccount(deps, await requireMerchant(request, deps), request.body),
+      bank_accounts: await addBankAccount(deps, await requireStoreSession(request, deps), request.body),
     }),
   );
 
@@ -189,7 +239,7 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
       },
     },
     async (request) => {
-      const merchant = await requireMerchant(request, deps);
+      const merchant = await requireStoreSession(request, deps);
       // The amount is input: checked before anything is looked up.
       const amountPaise = paiseOf(request.body.amount, ledger.limits);
       await requestWithdrawal(deps, merchant, {

@@ -23,7 +23,7 @@ export async function findReceivers(
     store_id: string | null;
     store_contact_email: string | null;
   }>`
-    SELECT u.id, u.email, u.phone, m.id AS store_id, m.contact_email AS store_contact_email
+    SELECT u.id, u.email, u.phone, m.id AS store_id, m.verified_contact_email AS store_contact_email
     FROM users u
     LEFT JOIN merchants m ON u.role = 'merchant' AND m.owner_user_id = u.id
     WHERE u.email = ANY(${addresses}::text[]) OR u.phone = ANY(${addresses}::text[])`.execute(db);

@@ -1,3 +1,4 @@
+import type { StepUpPurpose } from '@hasta/contracts/palm-trust';
 import type { PalmScan } from '@hasta/contracts/palm';
 import { createIdentity, renderSample, type SyntheticIdentity } from '@hasta/palm/synthetic';
 import type { FastifyInstance } from 'fastify';
@@ -28,7 +29,7 @@ export function scanOf(identity: number, samples: number[], source: PalmScan['so
 export async function stepUp(
   app: FastifyInstance,
   token: string,
-  purpose: 'palm_enrol' | 'palm_unfreeze' = 'palm_enrol',
+  purpose: StepUpPurpose = 'palm_enrol',
 ): Promise<void> {
   const db = app.database.db;
   const session = await findSession(db, token);

@@ -2,8 +2,9 @@ import { successResponseSchema } from '@hasta/contracts/auth';
 import {
   bankAccountListSchema,
   merchantPaymentsResponseSchema,
-  merchantSettingsSchema,
+  merchantSettingsAnswerSchema,
   merchantSummarySchema,
+  resendStoreContactResponseSchema,
   withdrawalListSchema,
 } from '@hasta/contracts/merchant';
 import { qrCodeListSchema, qrCodeResponseSchema } from '@hasta/contracts/qr';
@@ -15,7 +16,12 @@ import { apiRequest } from '../../../lib/api-client';
 
 export type MerchantSummary = z.infer<typeof merchantSummarySchema>;
 export type MerchantPayment = z.infer<typeof merchantPaymentsResponseSchema>['payments'][number];
-export type MerchantSettings = z.infer<typeof merchantSettingsSchema>;
+export type MerchantSettings = z.infer<typeof merchantSettingsAnswerSchema>;
+export type MerchantSettingsInput = Omit<
+  MerchantSettings,
+  'contact_email_verified' | 'contact_phone_verified'
+>;
+export type ContactChannel = 'email' | 'phone';
 export type BankAccount = z.infer<typeof bankAccountListSchema>['bank_accounts'][number];
 export type Withdrawal = z.infer<typeof withdrawalListSchema>['withdrawals'][number];
 
@@ -43,10 +49,29 @@ export const fetchPayments = async (signal?: AbortSignal) =>
   ).payments;
 
 export const fetchSettings = (signal?: AbortSignal) =>
-  apiRequest('/api/merchant/settings', { schema: merchantSettingsSchema, ...withSignal(signal) });
+  apiRequest('/api/merchant/settings', { schema: merchantSettingsAnswerSchema, ...withSignal(signal) });
 
-export const saveSettings = (settings: MerchantSettings) =>
-  apiRequest('/api/merchant/settings', { method: 'PUT', body: settings, schema: merchantSettingsSchema });
+export const saveSettings = (settings: MerchantSettingsInput) =>
+  apiRequest('/api/merchant/settings', {
+    method: 'PUT',
+    body: settings,
+    schema: merchantSettingsAnswerSchema,
+  });
+
+/** The code sent to a new contact address: payers see that contact once it is verified. */
+export const verifyContact = (request: { channel: ContactChannel; otp: string }) =>
+  apiRequest('/api/merchant/settings/verify-contact', {
+    method: 'POST',
+    body: request,
+    schema: merchantSettingsAnswerSchema,
+  });
+
+export const resendContactCode = (channel: ContactChannel) =>
+  apiRequest('/api/merchant/settings/verify-contact/send', {
+    method: 'POST',
+    body: { channel },
+    schema: resendStoreContactResponseSchema,
+  });
 
 export const fetchBankAccounts = async (signal?: AbortSignal) =>
   (await apiRequest('/api/merchant/bank-accounts', { schema: bankAccountListSchema, ...withSignal(signal) }))

@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
 
-import { FormAlert, TextField } from '../../../components/form-field';
+import { FormAlert, OtpField, TextField } from '../../../components/form-field';
 import {
   cardClass,
   disabledClass,
@@ -13,8 +13,8 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { fetchSettings, merchantKeys, saveSettings } from '../api/merchant';
-import type { MerchantSettings } from '../api/merchant';
+import { fetchSettings, merchantKeys, resendContactCode, saveSettings, verifyContact } from '../api/merchant';
+import type { ContactChannel, MerchantSettings } from '../api/merchant';
 
 /** Settings tab (spec §2.16): store name, contact email and phone, notification choices; saved on the server. */
 export function SettingsTab() {
@@ -41,7 +41,100 @@ export function SettingsTab() {
     );
   }
   // Keyed by what was loaded: a reload after saving starts the form from the saved values.
-  return <SettingsForm key={JSON.stringify(settings.data)} saved={settings.data} />;
+  const data = settings.data;
+  return (
+    <div className="space-y-6">
+      <SettingsForm key={JSON.stringify(data)} saved={data} />
+      {data.contact_email !== null && !data.contact_email_verified ? (
+        <VerifyContact channel="email" address={data.contact_email} />
+      ) : null}
+      {data.contact_phone !== null && !data.contact_phone_verified ? (
+        <VerifyContact channel="phone" address={data.contact_phone} />
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * A new contact email or phone waits for the code sent to it (issue 23): payers see the last verified contact
+ * (or none) until the code comes back.
+ */
+function VerifyContact({ channel, address }: { channel: ContactChannel; address: string }) {
+  const alertId = useId();
+  const titleId = useId();
+  const queryClient = useQueryClient();
+  const [otp, setOtp] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const verify = useMutation({
+    mutationFn: verifyContact,
+    onSuccess: (answer) => {
+      toast.success(messages.storeContactVerified);
+      queryClient.setQueryData(merchantKeys.settings, answer);
+    },
+    onError: (cause) => setError(errorMessage(cause, messages.failedToVerifyOtp)),
+  });
+  const resend = useMutation({
+    mutationFn: resendContactCode,
+    onSuccess: (answer) => {
+      setError(null);
+      toast.success(answer.message);
+    },
+    onError: (cause) => setError(errorMessage(cause, messages.failedToSendVerificationCode)),
+  });
+  const what = channel === 'email' ? 'contact email' : 'contact phone';
+
+  const submit = (event: FormEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    if (verify.isPending) return;
+    if (!/^\d{6}$/.test(otp)) {
+      setError(messages.invalidOtp);
+      return;
+    }
+    setError(null);
+    verify.mutate({ channel, otp });
+  };
+
+  return (
+    <form
+      noValidate
+      aria-labelledby={titleId}
+      className={`${cardClass} max-w-xl space-y-4`}
+      onSubmit={submit}
+    >
+      <h3 id={titleId} className="text-lg font-semibold text-slate-900">
+        Verify your {what}
+      </h3>
+      <p className="text-slate-700">
+        We sent a code to <strong>{address}</strong>. Payers see this {what} once you enter it.
+      </p>
+      <OtpField
+        label={`Code sent to your ${what}`}
+        autoComplete="one-time-code"
+        value={otp}
+        invalid={error !== null}
+        errorId={alertId}
+        onCode={setOtp}
+      />
+      <FormAlert id={alertId} message={error} />
+      <div className="flex flex-wrap gap-3">
+        <button
+          type="submit"
+          className={`${primaryButtonClass} ${disabledClass}`}
+          disabled={verify.isPending}
+        >
+          {verify.isPending ? 'Verifying...' : 'Verify'}
+        </button>
+        <button
+          type="button"
+          className={`${secondaryButtonClass} ${disabledClass}`}
+          disabled={resend.isPending}
+          onClick={() => resend.mutate(channel)}
+        >
+          {resend.isPending ? 'Sending...' : 'Send code again'}
+        </button>
+      </div>
+    </form>
+  );
 }
 
 function SettingsForm({ saved }: { saved: MerchantSettings }) {

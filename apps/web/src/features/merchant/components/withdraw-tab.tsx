@@ -6,6 +6,7 @@ import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
 
 import { AmountField, FormAlert, TextField } from '../../../components/form-field';
+import { StepUpCode } from '../../../components/step-up-code';
 import {
   cardClass,
   disabledClass,
@@ -31,6 +32,9 @@ const STATUS_TONE: Record<string, string> = {
   rejected: 'bg-red-100 text-red-900',
   expired: 'bg-slate-200 text-slate-900',
 };
+
+/** The server refused for want of a fresh step-up (403 stepUpRequired): the page asks for the code. */
+const needsStepUp = (cause: unknown) => errorMessage(cause, '') === messages.stepUpRequired;
 
 const accountText = (account: BankAccount) =>
   `${account.holder_name} · ••••${account.account_number_last4} · ${account.ifsc}`;
@@ -147,6 +151,8 @@ function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: Wit
   const [error, setError] = useState<string | null>(null);
   // One key per attempt: a retried request after a lost answer cannot reserve the money twice.
   const [attemptKey, setAttemptKey] = useState(() => crypto.randomUUID());
+  // A withdrawal asks for the owner's code first (issue 23); once verified, the same request goes again.
+  const [waiting, setWaiting] = useState<Parameters<typeof requestWithdrawal>[0] | null>(null);
   const withdraw = useMutation({
     mutationFn: requestWithdrawal,
     onSuccess: (answer) => {
@@ -155,7 +161,10 @@ function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: Wit
       setAttemptKey(crypto.randomUUID());
       onDone();
     },
-    onError: (cause) => setError(errorMessage(cause, messages.requestFailed)),
+    onError: (cause, request) => {
+      if (needsStepUp(cause)) setWaiting(request);
+      else setError(errorMessage(cause, messages.requestFailed));
+    },
   });
 
   const submit = (event: FormEvent<HTMLFormElement>): void => {
@@ -175,57 +184,72 @@ function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: Wit
   };
 
   return (
-    <form noValidate aria-labelledby={titleId} className={`${cardClass} space-y-4`} onSubmit={submit}>
-      <h3 id={titleId} className="text-lg font-semibold text-slate-900">
-        Withdraw to your bank
-      </h3>
-      <p className="text-slate-700">
-        Available to withdraw: <strong>{formatInr(availableBalance, 'en-IN')}</strong>
-      </p>
-      <fieldset>
-        <legend className={labelClass}>Bank account</legend>
-        {banks.length === 0 ? (
-          <p className="mt-1 text-sm text-slate-600">No bank account yet: add one below.</p>
-        ) : (
-          <div className="mt-2 space-y-2">
-            {banks.map((bank) => (
-              <label key={bank.id} className="flex items-center gap-2 text-slate-800">
-                <input
-                  type="radio"
-                  name="bank-account"
-                  value={bank.id}
-                  checked={bank.id === bankId}
-                  onChange={() => {
-                    onChoose(bank.id);
-                    setAttemptKey(crypto.randomUUID());
-                  }}
-                />
-                {accountText(bank)}
-              </label>
-            ))}
-          </div>
-        )}
-      </fieldset>
-      <AmountField
-        label="Withdrawal amount (INR)"
-        required
-        value={amount}
-        invalid={error !== null}
-        errorId={alertId}
-        onChange={(event) => {
-          setAmount(event.target.value);
-          setAttemptKey(crypto.randomUUID());
-        }}
-      />
-      <FormAlert id={alertId} message={error} />
-      <button
-        type="submit"
-        className={`${primaryButtonClass} ${disabledClass}`}
-        disabled={withdraw.isPending}
-      >
-        {withdraw.isPending ? 'Processing...' : 'Withdraw'}
-      </button>
-    </form>
+    <div className="space-y-4">
+      <form noValidate aria-labelledby={titleId} className={`${cardClass} space-y-4`} onSubmit={submit}>
+        <h3 id={titleId} className="text-lg font-semibold text-slate-900">
+          Withdraw to your bank
+        </h3>
+        <p className="text-slate-700">
+          Available to withdraw: <strong>{formatInr(availableBalance, 'en-IN')}</strong>
+        </p>
+        <fieldset>
+          <legend className={labelClass}>Bank account</legend>
+          {banks.length === 0 ? (
+            <p className="mt-1 text-sm text-slate-600">No bank account yet: add one below.</p>
+          ) : (
+            <div className="mt-2 space-y-2">
+              {banks.map((bank) => (
+                <label key={bank.id} className="flex items-center gap-2 text-slate-800">
+                  <input
+                    type="radio"
+                    name="bank-account"
+                    value={bank.id}
+                    checked={bank.id === bankId}
+                    onChange={() => {
+                      onChoose(bank.id);
+                      setAttemptKey(crypto.randomUUID());
+                    }}
+                  />
+                  {accountText(bank)}
+                </label>
+              ))}
+            </div>
+          )}
+        </fieldset>
+        <AmountField
+          label="Withdrawal amount (INR)"
+          required
+          value={amount}
+          invalid={error !== null}
+          errorId={alertId}
+          onChange={(event) => {
+            setAmount(event.target.value);
+            setAttemptKey(crypto.randomUUID());
+          }}
+        />
+        <FormAlert id={alertId} message={error} />
+        <button
+          type="submit"
+          className={`${primaryButtonClass} ${disabledClass}`}
+          disabled={withdraw.isPending}
+        >
+          {withdraw.isPending ? 'Processing...' : 'Withdraw'}
+        </button>
+      </form>
+      {waiting === null ? null : (
+        <div className={cardClass}>
+          <StepUpCode
+            purpose="store_withdrawal"
+            intro="Before money leaves your store, enter the code we send to your own phone or email."
+            onVerified={() => {
+              const request = waiting;
+              setWaiting(null);
+              withdraw.mutate(request);
+            }}
+          />
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -236,6 +260,8 @@ function AddBankAccountForm({ onAdded }: { onAdded: (accounts: BankAccount[]) =>
   const [number, setNumber] = useState('');
   const [ifsc, setIfsc] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // A new bank account asks for the owner's code first (issue 23); once verified, it is saved.
+  const [waiting, setWaiting] = useState<Parameters<typeof addBankAccount>[0] | null>(null);
   const add = useMutation({
     mutationFn: addBankAccount,
     onSuccess: (accounts) => {
@@ -245,7 +271,10 @@ function AddBankAccountForm({ onAdded }: { onAdded: (accounts: BankAccount[]) =>
       setIfsc('');
       onAdded(accounts);
     },
-    onError: (cause) => setError(errorMessage(cause, messages.requestFailed)),
+    onError: (cause, account) => {
+      if (needsStepUp(cause)) setWaiting(account);
+      else setError(errorMessage(cause, messages.requestFailed));
+    },
   });
 
   const submit = (event: FormEvent<HTMLFormElement>): void => {
@@ -273,28 +302,43 @@ function AddBankAccountForm({ onAdded }: { onAdded: (accounts: BankAccount[]) =>
   };
 
   return (
-    <form noValidate aria-labelledby={titleId} className={`${cardClass} space-y-4`} onSubmit={submit}>
-      <h3 id={titleId} className="text-lg font-semibold text-slate-900">
-        Add a bank account
-      </h3>
-      <TextField
-        label="Account holder name"
-        autoComplete="name"
-        value={holder}
-        onChange={(e) => setHolder(e.target.value)}
-      />
-      <TextField
-        label="Account number"
-        inputMode="numeric"
-        autoComplete="off"
-        value={number}
-        onChange={(e) => setNumber(e.target.value)}
-      />
-      <TextField label="IFSC" autoComplete="off" value={ifsc} onChange={(e) => setIfsc(e.target.value)} />
-      <FormAlert id={alertId} message={error} />
-      <button type="submit" className={`${secondaryButtonClass} ${disabledClass}`} disabled={add.isPending}>
-        {add.isPending ? 'Saving...' : 'Save bank account'}
-      </button>
-    </form>
+    <div className="space-y-4">
+      <form noValidate aria-labelledby={titleId} className={`${cardClass} space-y-4`} onSubmit={submit}>
+        <h3 id={titleId} className="text-lg font-semibold text-slate-900">
+          Add a bank account
+        </h3>
+        <TextField
+          label="Account holder name"
+          autoComplete="name"
+          value={holder}
+          onChange={(e) => setHolder(e.target.value)}
+        />
+        <TextField
+          label="Account number"
+          inputMode="numeric"
+          autoComplete="off"
+          value={number}
+          onChange={(e) => setNumber(e.target.value)}
+        />
+        <TextField label="IFSC" autoComplete="off" value={ifsc} onChange={(e) => setIfsc(e.target.value)} />
+        <FormAlert id={alertId} message={error} />
+        <button type="submit" className={`${secondaryButtonClass} ${disabledClass}`} disabled={add.isPending}>
+          {add.isPending ? 'Saving...' : 'Save bank account'}
+        </button>
+      </form>
+      {waiting === null ? null : (
+        <div className={cardClass}>
+          <StepUpCode
+            purpose="store_bank_account"
+            intro="Before a bank account is added to your store, enter the code we send to your own phone or email."
+            onVerified={() => {
+              const account = waiting;
+              setWaiting(null);
+              add.mutate(account);
+            }}
+          />
+        </div>
+      )}
+    </div>
   );
 }
