@@ -437,8 +437,10 @@ describe(`merchants on ${testDatabaseKind}`, () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(Date.now() + 7 * 24 * 60 * 60_000 + 60_000);
-      // Settled after its timeout: refused, and its amount goes back to the store at once.
-      const settle = await call('POST', `/api/payouts/${late!.id}`, adminToken, { action: 'settle' });
+      // Settled after its timeout: refused, and its amount goes back to the store at once. (A week idle
+      // ends the admin's session, so the admin signs in again.)
+      const lateAdmin = await signInAsAdmin(test.app, test.database);
+      const settle = await call('POST', `/api/payouts/${late!.id}`, lateAdmin, { action: 'settle' });
       expect([settle.statusCode, settle.json().message]).toEqual([409, messages.payoutExpired]);
       // The expiry round voids the other one, once.
       const voided = await test.app.pendingExpiry.runOnce();
