@@ -12,6 +12,7 @@ import { frameQuality } from '../packages/palm/src/quality';
 import { createIdentity, renderSample, type SyntheticSetting } from '../packages/palm/src/synthetic';
 import { captureSet, drawFrame, drawHold, holdSeed, type NuisanceLevel } from './palm-data/camera';
 import { modelA } from './palm-data/model-a';
+import { gaussianBlurred } from '../packages/palm/src/frame-blur';
 
 const SIDE = 128;
 const SEED = 20261123;
@@ -38,28 +39,8 @@ class Tally {
   }
 }
 
-function gaussianBlur(frame: Uint8Array, sigma_px: number): Uint8Array {
-  const radius = Math.ceil(3 * sigma_px);
-  const kernel: number[] = [];
-  for (let i = -radius; i <= radius; i += 1) kernel.push(Math.exp(-(i * i) / (2 * sigma_px * sigma_px)));
-  const total = kernel.reduce((a, b) => a + b, 0);
-  const pass = (input: Float64Array, dx: number, dy: number) => {
-    const out = new Float64Array(input.length);
-    for (let y = 0; y < SIDE; y += 1) {
-      for (let x = 0; x < SIDE; x += 1) {
-        let acc = 0;
-        for (let k = -radius; k <= radius; k += 1) {
-          const xx = Math.min(SIDE - 1, Math.max(0, x + k * dx));
-          const yy = Math.min(SIDE - 1, Math.max(0, y + k * dy));
-          acc += kernel[k + radius]! * input[yy * SIDE + xx]!;
-        }
-        out[y * SIDE + x] = acc / total;
-      }
-    }
-    return out;
-  };
-  return Uint8Array.from(pass(pass(Float64Array.from(frame), 1, 0), 0, 1), (v) => Math.round(v));
-}
+const gaussianBlur = (frame: Uint8Array, sigma_px: number): Uint8Array =>
+  gaussianBlurred(frame, SIDE, sigma_px);
 
 console.log(`synthetic.ts, ${identities} palms × 5 captures (seed ${SEED})`);
 const settings: SyntheticSetting[] = ['easy', 'medium', 'hard'];

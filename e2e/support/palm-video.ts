@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { PALM_GUIDE_BOX_FRACTION, PALM_ROI_SIZE } from '@hasta/contracts/palm';
 import { createIdentity, renderSample } from '@hasta/palm/synthetic';
 import type { SyntheticSetting } from '@hasta/palm/synthetic';
+import { gaussianBlurred } from '@hasta/palm/frame-blur';
 
 /**
  * A .y4m film of one synthetic palm for Chromium's fake camera (`--use-file-for-fake-video-capture`), next to
@@ -64,28 +65,7 @@ export function guideBoxOf(width_px: number, height_px: number): { x: number; y:
 }
 
 /** A square grey picture blurred by a Gaussian of σ `sigma_px` (edges clamped), as a new array. */
-function gaussianBlur(picture: Uint8Array, side: number, sigma_px: number): Uint8Array {
-  const radius = Math.ceil(3 * sigma_px);
-  const kernel: number[] = [];
-  for (let i = -radius; i <= radius; i += 1) kernel.push(Math.exp(-(i * i) / (2 * sigma_px * sigma_px)));
-  const total = kernel.reduce((a, b) => a + b, 0);
-  const pass = (input: Float64Array, dx: number, dy: number) => {
-    const out = new Float64Array(input.length);
-    for (let y = 0; y < side; y += 1) {
-      for (let x = 0; x < side; x += 1) {
-        let acc = 0;
-        for (let k = -radius; k <= radius; k += 1) {
-          const xx = Math.min(side - 1, Math.max(0, x + k * dx));
-          const yy = Math.min(side - 1, Math.max(0, y + k * dy));
-          acc += kernel[k + radius]! * input[yy * side + xx]!;
-        }
-        out[y * side + x] = acc / total;
-      }
-    }
-    return out;
-  };
-  return Uint8Array.from(pass(pass(Float64Array.from(picture), 1, 0), 0, 1), (v) => Math.round(v));
-}
+const gaussianBlur = gaussianBlurred;
 
 /** The luma planes of the film, one per frame. */
 export function palmLumaFrames(options: PalmVideoOptions): Uint8Array[] {

@@ -6,6 +6,7 @@ import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { framesOf, registerPalm } from './support/palm-helpers';
 import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
+import { gaussianBlurred } from '@hasta/palm/frame-blur';
 
 /**
  * The capture quality gate on the server (issue 26): the browser judges every frame for the person, and the
@@ -22,28 +23,7 @@ const asScan = (frames: Uint8Array[]): PalmScan => ({
 });
 
 /** A defocused frame: Gaussian blur of σ `sigma_px` (edges clamped). */
-function blurred(frame: Uint8Array, sigma_px: number): Uint8Array {
-  const radius = Math.ceil(3 * sigma_px);
-  const kernel: number[] = [];
-  for (let i = -radius; i <= radius; i += 1) kernel.push(Math.exp(-(i * i) / (2 * sigma_px * sigma_px)));
-  const total = kernel.reduce((a, b) => a + b, 0);
-  const pass = (input: Float64Array, dx: number, dy: number) => {
-    const out = new Float64Array(input.length);
-    for (let y = 0; y < SIDE; y += 1) {
-      for (let x = 0; x < SIDE; x += 1) {
-        let acc = 0;
-        for (let k = -radius; k <= radius; k += 1) {
-          const xx = Math.min(SIDE - 1, Math.max(0, x + k * dx));
-          const yy = Math.min(SIDE - 1, Math.max(0, y + k * dy));
-          acc += kernel[k + radius]! * input[yy * SIDE + xx]!;
-        }
-        out[y * SIDE + x] = acc / total;
-      }
-    }
-    return out;
-  };
-  return Uint8Array.from(pass(pass(Float64Array.from(frame), 1, 0), 0, 1), (v) => Math.round(v));
-}
+const blurred = (frame: Uint8Array, sigma_px: number): Uint8Array => gaussianBlurred(frame, SIDE, sigma_px);
 
 /** The frame in poor light: its mean grey brought down to `mean`. */
 function darkened(frame: Uint8Array, mean: number): Uint8Array {

@@ -11,6 +11,7 @@ import {
   type FramePose,
 } from './quality';
 import { createIdentity, renderSample, type SyntheticSetting } from './synthetic';
+import { gaussianBlurred } from './frame-blur';
 
 const SIDE = 128;
 const SEED = 20261123;
@@ -20,29 +21,7 @@ function palm(identity: number, sample: number, setting: SyntheticSetting = 'med
 }
 
 /** Separable Gaussian blur of a grey frame (edges clamped), rounded back to bytes. */
-function blurred(frame: Uint8Array, sigma_px: number): Uint8Array {
-  const radius = Math.ceil(3 * sigma_px);
-  const kernel: number[] = [];
-  for (let i = -radius; i <= radius; i += 1) kernel.push(Math.exp(-(i * i) / (2 * sigma_px * sigma_px)));
-  const total = kernel.reduce((a, b) => a + b, 0);
-  const pass = (input: Float64Array, dx: number, dy: number) => {
-    const out = new Float64Array(input.length);
-    for (let y = 0; y < SIDE; y += 1) {
-      for (let x = 0; x < SIDE; x += 1) {
-        let acc = 0;
-        for (let k = -radius; k <= radius; k += 1) {
-          const xx = Math.min(SIDE - 1, Math.max(0, x + k * dx));
-          const yy = Math.min(SIDE - 1, Math.max(0, y + k * dy));
-          acc += kernel[k + radius]! * input[yy * SIDE + xx]!;
-        }
-        out[y * SIDE + x] = acc / total;
-      }
-    }
-    return out;
-  };
-  const result = pass(pass(Float64Array.from(frame), 1, 0), 0, 1);
-  return Uint8Array.from(result, (v) => Math.min(255, Math.max(0, Math.round(v))));
-}
+const blurred = (frame: Uint8Array, sigma_px: number): Uint8Array => gaussianBlurred(frame, SIDE, sigma_px);
 
 /** Deterministic zero-mean noise of standard deviation about `sigma` grey levels. */
 function noisy(frame: Uint8Array, sigma: number, seed = 1): Uint8Array {

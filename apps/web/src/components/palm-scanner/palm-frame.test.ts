@@ -14,6 +14,7 @@ import {
   roiFromRgba,
   workingSide,
 } from './palm-frame';
+import { gaussianBlurred } from '@hasta/palm/frame-blur';
 
 /** An RGBA square filled by `grey(x, y)` (the same value in R, G and B). */
 function rgbaSquare(side: number, grey: (x: number, y: number) => number): Uint8ClampedArray {
@@ -134,29 +135,8 @@ describe('quality feedback', () => {
 });
 
 /** A defocused copy of a grey ROI: Gaussian blur of σ `sigma_px` (edges clamped). */
-function blurredRoi(frame: Uint8Array, sigma_px: number): Uint8Array {
-  const side = PALM_ROI_SIZE;
-  const radius = Math.ceil(3 * sigma_px);
-  const kernel: number[] = [];
-  for (let i = -radius; i <= radius; i += 1) kernel.push(Math.exp(-(i * i) / (2 * sigma_px * sigma_px)));
-  const total = kernel.reduce((a, b) => a + b, 0);
-  const pass = (input: Float64Array, dx: number, dy: number) => {
-    const out = new Float64Array(input.length);
-    for (let y = 0; y < side; y += 1) {
-      for (let x = 0; x < side; x += 1) {
-        let acc = 0;
-        for (let k = -radius; k <= radius; k += 1) {
-          const xx = Math.min(side - 1, Math.max(0, x + k * dx));
-          const yy = Math.min(side - 1, Math.max(0, y + k * dy));
-          acc += kernel[k + radius]! * input[yy * side + xx]!;
-        }
-        out[y * side + x] = acc / total;
-      }
-    }
-    return out;
-  };
-  return Uint8Array.from(pass(pass(Float64Array.from(frame), 1, 0), 0, 1), (v) => Math.round(v));
-}
+const blurredRoi = (frame: Uint8Array, sigma_px: number): Uint8Array =>
+  gaussianBlurred(frame, PALM_ROI_SIZE, sigma_px);
 
 describe('the quality gate on each look', () => {
   const palm = renderSample(createIdentity(42, 0), 1, 'medium', PALM_ROI_SIZE);
