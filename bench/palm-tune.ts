@@ -63,6 +63,15 @@ import {
   verifyDistance,
 } from '../packages/palm/src/search';
 import { createIdentity, renderSample, type SyntheticSetting } from '../packages/palm/src/synthetic';
+import {
+  countAtMost,
+  equalErrorRate,
+  fitImpostorTail,
+  fnmrAtFmr,
+  meanSd,
+  sorted,
+  type Scores,
+} from './palm-scores';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -125,81 +134,17 @@ async function holdSource(): Promise<HoldSource> {
   };
 }
 
-interface Scores {
-  genuine: Float64Array;
-  impostor: Float64Array;
+/** Mean ± standard deviation, as the tuning lines print it. */
+function spread(values: Float64Array): string {
+  const { mean, sd } = meanSd(values);
+  return `${mean.toFixed(4)} ± ${sd.toFixed(4)}`;
 }
 
-function sorted(values: number[]): Float64Array {
-  return Float64Array.from(values).sort();
-}
-
-function countAtMost(values: Float64Array, t: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (values[mid]! <= t) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
-function eer(s: Scores): number {
-  let best = { gap: Infinity, rate: 1 };
-  for (const t of [...s.genuine, ...s.impostor]) {
-    const fmr = countAtMost(s.impostor, t) / s.impostor.length;
-    const fnmr = 1 - countAtMost(s.genuine, t) / s.genuine.length;
-    if (Math.abs(fmr - fnmr) < best.gap) best = { gap: Math.abs(fmr - fnmr), rate: (fmr + fnmr) / 2 };
-  }
-  return best.rate;
-}
-
-function fnmrAtFmr(s: Scores, fmr: number): number {
-  const k = Math.floor(fmr * s.impostor.length);
-  const t = s.impostor[Math.max(0, k)]! - 1e-9;
-  return 1 - countAtMost(s.genuine, t) / s.genuine.length;
-}
-
-function meanSd(values: Float64Array): string {
-  let sum = 0;
-  let sum2 = 0;
-  for (const v of values) {
-    sum += v;
-    sum2 += v * v;
-  }
-  const mean = sum / values.length;
-  return `${mean.toFixed(4)} ± ${Math.sqrt(Math.max(0, sum2 / values.length - mean * mean)).toFixed(4)}`;
-}
-
-/** Normal-tail fit of the impostor quantiles between FMR 1e-4 and 1e-1 (what the sample resolves). */
-function fitTail(impostor: Float64Array): { location: number; scale: number } {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (let e = -4; e <= -1; e += 0.25) {
-    const k = Math.floor(10 ** e * impostor.length);
-    if (k < 3) continue;
-    xs.push(normalQuantile(10 ** e));
-    ys.push(impostor[k]!);
-  }
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (xs[i]! - mx) * (ys[i]! - my);
-    sxx += (xs[i]! - mx) ** 2;
-  }
-  const scale = sxy / sxx;
-  return { location: my - scale * mx, scale };
-}
-
-const pct = (x: number) => `${(100 * x).toFixed(3)} %`;
+const pct = (x: number | undefined) => (x === undefined ? 'n/a' : `${(100 * x).toFixed(3)} %`);
 
 function report(label: string, fine: Scores, coarse: Scores): void {
-  const fit = fitTail(fine.impostor);
-  const coarseFit = fitTail(coarse.impostor);
+  const fit = fitImpostorTail(fine.impostor);
+  const coarseFit = fitImpostorTail(coarse.impostor);
   // Stage 1 keeps 256 of 10^6 (decision 016): a mate is lost past the coarse distance 2.56e-4 of impostors reach.
   const cut = coarseFit.location + coarseFit.scale * normalQuantile(256 / 1e6);
   const stage1Miss = 1 - countAtMost(coarse.genuine, cut) / coarse.genuine.length;
@@ -210,10 +155,10 @@ function report(label: string, fine: Scores, coarse: Scores): void {
   const t9 = fit.location + fit.scale * normalQuantile(1e-9);
   console.log(
     [
-      `${label.padEnd(10)} EER ${pct(eer(fine))}  FNMR@1e-3 ${pct(fnmrAtFmr(fine, 1e-3))}  FNMR@1e-4 ${pct(fnmrAtFmr(fine, 1e-4))}`,
-      `  genuine ${meanSd(fine.genuine)}  impostor ${meanSd(fine.impostor)}  fit ${fit.location.toFixed(4)} / ${fit.scale.toFixed(4)}`,
+      `${label.padEnd(10)} EER ${pct(equalErrorRate(fine))}  FNMR@1e-3 ${pct(fnmrAtFmr(fine, 1e-3))}  FNMR@1e-4 ${pct(fnmrAtFmr(fine, 1e-4))}`,
+      `  genuine ${spread(fine.genuine)}  impostor ${spread(fine.impostor)}  fit ${fit.location.toFixed(4)} / ${fit.scale.toFixed(4)}`,
       `  FNMR@fit1e-6 ${pct(1 - countAtMost(fine.genuine, t6) / fine.genuine.length)}  FNMR@fit1e-9 ${pct(1 - countAtMost(fine.genuine, t9) / fine.genuine.length)}`,
-      `  coarse EER ${pct(eer(coarse))}  genuine ${meanSd(coarse.genuine)}  impostor ${meanSd(coarse.impostor)}  stage-1 miss @256/1e6 ${pct(stage1Miss)}  @1024/1e6 ${pct(stage1Miss1024)}`,
+      `  coarse EER ${pct(equalErrorRate(coarse))}  genuine ${spread(coarse.genuine)}  impostor ${spread(coarse.impostor)}  stage-1 miss @256/1e6 ${pct(stage1Miss)}  @1024/1e6 ${pct(stage1Miss1024)}`,
     ].join('\n'),
   );
 }
@@ -372,7 +317,7 @@ async function main(): Promise<void> {
     }
     const scores = { genuine: sorted(g), impostor: sorted(im) };
     console.log(
-      `unprotected fused (same poses) EER ${pct(eer(scores))}  genuine ${meanSd(scores.genuine)}  impostor ${meanSd(scores.impostor)}`,
+      `unprotected fused (same poses) EER ${pct(equalErrorRate(scores))}  genuine ${spread(scores.genuine)}  impostor ${spread(scores.impostor)}`,
     );
   }
   console.log(
