@@ -6,17 +6,10 @@ import { loginWithPassword } from './support/auth-ui';
 import { axeViolations } from './support/axe';
 import { approveVendor, createMerchant, temporaryPasswordIn } from './support/merchant';
 import { extractCode, nextMessage } from './support/outbox';
+import { confirmItsYou } from './support/step-up';
 import { adminSession, apiSession, apiTransfer, giveValue, inr } from './support/wallet';
 
 const figure = (page: Page, testId: string) => page.getByTestId(testId);
-
-/** The owner's step-up on the page: a code to their own address (`to`), read from the outbox, entered. */
-async function confirmItsYou(page: Page, to: string): Promise<void> {
-  const send = page.getByRole('button', { name: 'Send code', exact: true });
-  const message = await nextMessage(page.request, to, () => send.click());
-  await page.getByLabel('6-digit code').fill(extractCode(message.body));
-  await page.getByRole('button', { name: 'Verify', exact: true }).click();
-}
 
 test.describe('Merchant dashboard (/store-dashboard)', () => {
   test('a vendor approved by an admin runs the store: figures, payments, settings, a bank account and a withdrawal the admin settles', async ({

@@ -712,11 +712,14 @@ test.describe('Palm payments through the camera', () => {
       await bankForm.getByLabel('Account number').fill('123456789012');
       await bankForm.getByLabel('IFSC').fill('HDFC0001234');
       await bankForm.getByRole('button', { name: 'Save bank account' }).click();
+      // A bank account and a withdrawal each need the owner's code first (issue 23).
+      await confirmItsYou(page, merchant.contact);
       await expect(page.getByText(messages.bankAccountSaved)).toBeVisible();
       const withdrawForm = page.getByRole('form', { name: 'Withdraw to your bank' });
       await expect(withdrawForm).toContainText(`Available to withdraw: ${inr(40)}`);
       await withdrawForm.getByLabel('Withdrawal amount (INR)').fill('40');
       await withdrawForm.getByRole('button', { name: 'Withdraw' }).click();
+      await confirmItsYou(page, merchant.contact);
       await expect(page.getByRole('listitem', { name: `Withdrawal ${inr(40)} pending` })).toBeVisible();
       await expect(withdrawForm).toContainText(`Available to withdraw: ${inr(0)}`);
     } finally {

@@ -101,10 +101,12 @@ describe('the dev outbox in production', () => {
       payload: { email: 'prod@hasta.test', password: 'production secret' },
     });
     expect(login.statusCode).toBe(200);
-    expect(login.cookies.find((cookie) => cookie.name === 'hasta_session')).toMatchObject({
+    // In production the session cookie carries the __Host- prefix (Secure, Path=/, no Domain: decision 030).
+    expect(login.cookies.find((cookie) => cookie.name === '__Host-hasta_session')).toMatchObject({
       secure: true,
       httpOnly: true,
       sameSite: 'Lax',
+      path: '/',
     });
   });
 
