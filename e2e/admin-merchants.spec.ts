@@ -7,6 +7,7 @@ import { adminDashboard, openTab, toast } from './support/admin';
 import { axeViolations } from './support/axe';
 import { unique } from './support/marketing';
 import { createMerchant } from './support/merchant';
+import { stepUpByApi } from './support/step-up';
 import { adminSession, apiSession, apiTransfer, giveValue, inr } from './support/wallet';
 
 async function requestWithdrawal(store: APIRequestContext, bankAccountId: string, amount: number) {
@@ -38,12 +39,15 @@ test.describe('Admin: Merchants tab', () => {
 
     // The store saves a bank account and asks for two withdrawals.
     const store = await apiSession(playwright, baseURL, merchant);
+    // Each needs the owner's code first (issue 23).
+    await stepUpByApi(store, merchant.contact, 'store_bank_account');
     const saved = await store.post('/api/merchant/bank-accounts', {
       data: { holder_name: 'Lakshmi Rao', account_number: '123456789012', ifsc: 'HDFC0001234' },
     });
     expect(saved.status(), await saved.text()).toBe(200);
     const bankAccountId = ((await saved.json()) as { bank_accounts: Array<{ id: string }> }).bank_accounts[0]!
       .id;
+    await stepUpByApi(store, merchant.contact, 'store_withdrawal');
     await requestWithdrawal(store, bankAccountId, 120);
     await requestWithdrawal(store, bankAccountId, 80.5);
 
@@ -111,11 +115,13 @@ test.describe('Admin: Merchants tab', () => {
     await apiTransfer(customerRequest, customer, { receiverEmail: merchant.contact }, 100);
     await customerRequest.dispose();
     const store = await apiSession(playwright, baseURL, merchant);
+    await stepUpByApi(store, merchant.contact, 'store_bank_account');
     const saved = await store.post('/api/merchant/bank-accounts', {
       data: { holder_name: 'Lakshmi Rao', account_number: '998877665544', ifsc: 'SBIN0000001' },
     });
     const bankAccountId = ((await saved.json()) as { bank_accounts: Array<{ id: string }> }).bank_accounts[0]!
       .id;
+    await stepUpByApi(store, merchant.contact, 'store_withdrawal');
     await requestWithdrawal(store, bankAccountId, 60);
     await store.dispose();
 

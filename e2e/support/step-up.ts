@@ -4,10 +4,11 @@ import { expect } from '@playwright/test';
 import { extractCode, nextMessage } from './outbox';
 
 /**
- * The owner's step-up (issue 21) that registering one's own palm (palm_enrol) or turning palm pay back on
- * (palm_unfreeze) needs: a code to the account's own phone or email, read from the dev outbox.
+ * The owner's step-up (issues 21 and 23) that registering one's own palm (palm_enrol), turning palm pay back
+ * on (palm_unfreeze), adding a store's bank account (store_bank_account) or asking for a store's withdrawal
+ * (store_withdrawal) needs: a code to the account's own phone or email, read from the dev outbox.
  */
-export type StepUpPurpose = 'palm_enrol' | 'palm_unfreeze';
+export type StepUpPurpose = 'palm_enrol' | 'palm_unfreeze' | 'store_bank_account' | 'store_withdrawal';
 
 /** The step-up through the API, for the session of `request` (a page's `page.request` shares its cookies). */
 export async function stepUpByApi(
