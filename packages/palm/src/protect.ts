@@ -751,17 +751,7 @@ export class TemplateProtector {
       const codes = at(rotation_deg, scale);
       this.hash(codes, coarseOffsets, this.parameters.coarseHashes, coarse, first, this.coarseWords);
     });
-    return {
-      version: this.version,
-      symbolBits: this.symbolBits,
-      keyId: this.keyId,
-      hashes: this.parameters.hashes,
-      coarseHashes: this.parameters.coarseHashes,
-      fine,
-      fineAlignments,
-      coarse,
-      coarseAlignments,
-    };
+    return this.probeOf(fine, fineAlignments, coarse, coarseAlignments);
   }
 }
 
