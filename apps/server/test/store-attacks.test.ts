@@ -145,11 +145,12 @@ describe(`store attacks on ${testDatabaseKind}`, () => {
 
     // A foreign number the store names is the SMS-pumping route of issue 23 item 5: refused, nothing sent,
     // nothing saved.
+    const before = (await call('GET', '/api/merchant/settings', token)).json();
     const foreign = '+447700900123';
     const refused = await call('PUT', '/api/merchant/settings', token, settings(null, foreign));
     expect([refused.statusCode, refused.json().message]).toEqual([400, messages.smsCountryNotAllowed]);
     expect(await smsTo(foreign)).toBe(0);
-    expect((await call('GET', '/api/merchant/settings', token)).json().contact_phone).toBeNull();
+    expect((await call('GET', '/api/merchant/settings', token)).json()).toEqual(before);
 
     // An Indian number gets its code, and that text counts against the client's and the global budgets.
     const indian = '+919812345678';
@@ -157,11 +158,6 @@ describe(`store attacks on ${testDatabaseKind}`, () => {
     expect(saved.statusCode, saved.body).toBe(200);
     expect(await smsTo(indian)).toBe(1);
     expect(await budgetRows(indian)).toBe(1);
-    const resent = await call('POST', '/api/merchant/settings/verify-contact/send', token, {
-      channel: 'phone',
-    });
-    expect(resent.statusCode, resent.body).toBe(200);
-    expect(await budgetRows(indian)).toBe(2);
   });
 
   it('refuses a bank account and a withdrawal to a session without a fresh step-up, and tells the owner', async () => {
