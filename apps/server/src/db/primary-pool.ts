@@ -87,6 +87,14 @@ export class PrimaryPool {
     ]);
   }
 
+  /**
+   * The primary's own single-host URL, found if need be: for a connection held outside the pool (LISTEN, a
+   * session-level advisory lock), which must be opened again here when it is lost.
+   */
+  async primaryConnectionString(): Promise<string> {
+    return (this.#current ?? (await this.#locate())).host.connectionString;
+  }
+
   async end(): Promise<void> {
     this.#closed = true;
     await this.#search?.catch(() => undefined);

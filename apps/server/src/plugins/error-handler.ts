@@ -35,7 +35,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (isDatabaseUnavailable(error)) {
       // No writable database now (a failover, a restart): nothing was acknowledged; try again shortly.
-      request.log.warn({ err: error }, 'database unavailable');
+      request.log.warn({ reason: error.message }, 'database unavailable');
       void reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
       return reply.status(503).send(body('UNAVAILABLE', messages.internal));
     }
