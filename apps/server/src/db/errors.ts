@@ -56,11 +56,19 @@ export function isReadOnlyRefusal(error: unknown): boolean {
   return sqlState(error) === '25006';
 }
 
+/** too_many_connections: the database is at max_connections; a moment later there may be room. */
+const TOO_MANY_CONNECTIONS = '53300';
+
 /**
  * A failure that says nothing about the request and everything about the database's availability: it is
  * answered 503 with Retry-After, never 500. A write refused so was not acknowledged; one whose COMMIT was
  * cut off may or may not have happened, and is sent again with its Idempotency-Key.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return error instanceof DatabaseUnavailableError || isConnectionLoss(error) || isReadOnlyRefusal(error);
+  return (
+    error instanceof DatabaseUnavailableError ||
+    isConnectionLoss(error) ||
+    isReadOnlyRefusal(error) ||
+    sqlState(error) === TOO_MANY_CONNECTIONS
+  );
 }

@@ -60,6 +60,8 @@ export class PrimaryPool {
   #search: Promise<Current> | null = null;
   #failedSearch: { atMs: number; error: DatabaseUnavailableError } | null = null;
   #states: HostState[];
+  #probedAtMs = 0;
+  #refresh: Promise<void> | null = null;
   #closed = false;
 
   constructor(options: PrimaryPoolOptions) {
@@ -103,13 +105,23 @@ export class PrimaryPool {
     await current?.pool.end();
   }
 
-  /** Which host is the primary and what the others are, as of the last search (or a fresh one if asked). */
+  /**
+   * Which host is the primary and what the others are, as of the last search, or asked again when `refresh`
+   * (at most once per `searchIntervalMs`, shared by concurrent callers: /api/health is public and unlimited,
+   * and must not become a way to open connections on every host).
+   */
   async topology(options: { refresh: boolean }): Promise<DatabaseTopology> {
-    if (options.refresh) {
-      const states = await this.#probeAll();
-      const current = this.#current;
-      const stillPrimary = states.find((state) => state.address === current?.host.address);
-      if (current && stillPrimary?.role !== 'primary') this.#lose(current);
+    if (options.refresh && Date.now() - this.#probedAtMs >= this.#options.searchIntervalMs) {
+      this.#refresh ??= this.#probeAll()
+        .then((states) => {
+          const current = this.#current;
+          const stillPrimary = states.find((state) => state.address === current?.host.address);
+          if (current && stillPrimary?.role !== 'primary') this.#lose(current);
+        })
+        .finally(() => {
+          this.#refresh = null;
+        });
+      await this.#refresh;
     }
     return {
       primary: this.#current?.host.address ?? null,
@@ -151,6 +163,7 @@ export class PrimaryPool {
   async #probeAll(): Promise<HostState[]> {
     const states = await Promise.all(this.#options.hosts.map((host) => this.#probe(host)));
     this.#states = states;
+    this.#probedAtMs = Date.now();
     return states;
   }
 
