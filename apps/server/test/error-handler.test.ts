@@ -18,6 +18,7 @@ const DATABASE_UNAVAILABLE: Array<[string, Error]> = [
     'read-only',
     Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' }),
   ],
+  ['pool-exhausted', new Error('timeout exceeded when trying to connect')],
 ];
 
 describe('the error handler', () => {

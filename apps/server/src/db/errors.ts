@@ -37,7 +37,12 @@ const SOCKET_CODES = new Set([
   'EAI_AGAIN',
 ]);
 /** node-postgres's own words for a connection that died or never came (it sets no code on these). */
-const LOST_MESSAGES = ['Connection terminated', 'not queryable', 'timeout exceeded when trying to connect'];
+const LOST_MESSAGES = ['Connection terminated', 'not queryable'];
+/**
+ * node-postgres's pool had no free connection within its connect timeout: every connection is busy (e.g.
+ * commits waiting for a synchronous standby that is gone). The host is fine; the request waits no longer.
+ */
+const POOL_EXHAUSTED_MESSAGE = 'timeout exceeded when trying to connect';
 
 /**
  * The connection to the database broke (the server died, restarted, was demoted, or cannot be reached):
@@ -69,6 +74,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     error instanceof DatabaseUnavailableError ||
     isConnectionLoss(error) ||
     isReadOnlyRefusal(error) ||
-    sqlState(error) === TOO_MANY_CONNECTIONS
+    sqlState(error) === TOO_MANY_CONNECTIONS ||
+    (error instanceof Error && error.message === POOL_EXHAUSTED_MESSAGE)
   );
 }
