@@ -265,6 +265,49 @@ if (testDatabaseKind === 'pglite') {
       expect((await pay(b)).statusCode).toBe(200);
     });
 
+    it('reads a change whose transaction commits after a later one’s: by transaction, not by number', async () => {
+      const first = await payerAndReceiver();
+      const before = b.app.palm.gallerySize;
+      expect(
+        (await registerPalm(a.app, first.payer.token, 'right', freshScan(first.identity))).statusCode,
+      ).toBe(200);
+      await within(PROPAGATION_MS, () => b.app.palm.gallerySize === before + 1);
+
+      // A withdrawal takes its place in the feed first, and commits last.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let written!: () => void;
+      const wrote = new Promise<void>((resolve) => (written = resolve));
+      const slow = a.database.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('palm_consents')
+          .set({ withdrawn_at: new Date() })
+          .where('user_id', '=', first.payer.user.id)
+          .where('withdrawn_at', 'is', null)
+          .execute();
+        written();
+        await held;
+      });
+      await wrote;
+      const second = await payerAndReceiver();
+      expect(
+        (await registerPalm(a.app, second.payer.token, 'left', freshScan(second.identity))).statusCode,
+      ).toBe(200);
+      // B has read past the later change…
+      await within(PROPAGATION_MS, () => b.app.palm.gallerySize === before + 2);
+      release();
+      await slow;
+      const committedAt = performance.now();
+      // …and still reads the earlier one when it commits.
+      propagated.lateCommit = await within(
+        PROPAGATION_MS,
+        () => b.app.palm.gallerySize === before + 1,
+        committedAt,
+      );
+      expect((await first.pay(b)).json().message).toBe(messages.palmNotRecognised);
+      expect((await second.pay(b)).statusCode).toBe(200);
+    });
+
     it('runs the work that must run once on one replica, and the other takes it over within 5 s', async () => {
       const leaders = () => [a, b].filter((t) => t.app.replicas!.leadership.isLeader);
       await within(TAKEOVER_MS, () => leaders().length === 1);
