@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/auth/secrets';
 import { findSession } from '../src/auth/sessions';
 import { migrate } from '../src/db/migrate';
+import { ChangeFeed } from '../src/replicas/change-feed';
+import { ChangePruner } from '../src/replicas/change-pruner';
+import { currentCursor } from '../src/replicas/change-repository';
 import { bearer, registerUser, signInAsAdmin, uniqueEmail } from './support/auth-helpers';
 import { palmSupply, registerPalm } from './support/palm-helpers';
 import {
@@ -306,6 +309,66 @@ if (testDatabaseKind === 'pglite') {
       );
       expect((await first.pay(b)).json().message).toBe(messages.palmNotRecognised);
       expect((await second.pay(b)).statusCode).toBe(200);
+    });
+
+    it('reads everything again after too long without a read or too many changes, and prunes what all have read', async () => {
+      const db = a.database.db;
+      let clock = 0;
+      const seen = { palms: [] as string[], sessions: 0, everything: 0 };
+      const feed = new ChangeFeed(
+        db,
+        a.database.openDedicated!,
+        {
+          palms: async (userIds) => void seen.palms.push(...userIds),
+          sessions: () => void (seen.sessions += 1),
+          everything: async () => void (seen.everything += 1),
+        },
+        { onError: () => {}, now: () => clock, maxChangesPerRead: 2, rereadAllAfterMs: 60_000 },
+      );
+      await feed.start();
+      try {
+        const { payer } = await payerAndReceiver();
+        const sessionChange = () =>
+          sql`UPDATE sessions SET revoked_at = now() WHERE user_id = ${payer.user.id} AND revoked_at IS NULL`.execute(
+            db,
+          );
+        await sessionChange();
+        await feed.catchUp();
+        expect(seen).toEqual({ palms: [], sessions: 1, everything: 0 });
+        // More changes than a read takes: everything is read again instead.
+        // (one statement: no read can come between them)
+        await db
+          .insertInto('replica_changes')
+          .values(
+            [randomUUID(), randomUUID(), randomUUID()].map((user_id) => ({ kind: 'palm' as const, user_id })),
+          )
+          .execute();
+        await feed.catchUp();
+        expect(seen).toEqual({ palms: [], sessions: 1, everything: 1 });
+        // Too long since the last read (changes may have been pruned meanwhile): everything again.
+        clock += 60_001;
+        await feed.catchUp();
+        expect(seen.everything).toBe(2);
+        await db.insertInto('replica_changes').values({ kind: 'palm', user_id: payer.user.id }).execute();
+        await feed.catchUp();
+        expect(seen).toEqual({ palms: [payer.user.id], sessions: 1, everything: 2 });
+      } finally {
+        await feed.stop();
+      }
+
+      // The pruner deletes, each round, what had finished by the round before, and nothing newer.
+      const left = async (where: (xid: string) => boolean) =>
+        (await db.selectFrom('replica_changes').select(['xid', 'user_id']).execute()).filter((row) =>
+          where(row.xid),
+        );
+      const pruner = new ChangePruner(db, () => {});
+      const before = await currentCursor(db);
+      expect(await pruner.prune()).toBe(0);
+      const later = randomUUID();
+      await db.insertInto('replica_changes').values({ kind: 'palm', user_id: later }).execute();
+      await pruner.prune();
+      expect(await left((xid) => BigInt(xid) < before.xmin)).toHaveLength(0);
+      expect((await left(() => true)).map((row) => row.user_id)).toContain(later);
     });
 
     it('runs the work that must run once on one replica, and the other takes it over within 5 s', async () => {
