@@ -6,6 +6,11 @@ export const LEADER_LOCK_KEY = 7_340_025;
 export const LEADERSHIP_RETRY_MS = 1_000;
 /** A leader whose connection does not answer a check within this long steps down. */
 const HEARTBEAT_TIMEOUT_MS = 3_000;
+/**
+ * A replica whose lock connection failed waits this many tries before trying again, so a healthy replica
+ * takes over first rather than the one whose connection just broke.
+ */
+const TRIES_SKIPPED_AFTER_FAILURE = 2;
 
 /** What only the leader runs: started when this replica is elected, stopped when it steps down. */
 export interface LeaderWork {
@@ -33,6 +38,7 @@ export class Leadership {
   #running = false;
   #timer: NodeJS.Timeout | undefined;
   #tick: Promise<void> = Promise.resolve();
+  #skipTries = 0;
   readonly #retryEveryMs: number;
 
   constructor(
@@ -78,10 +84,11 @@ export class Leadership {
   async #round(): Promise<void> {
     try {
       if (this.#leading) await this.#checkConnection();
+      else if (this.#skipTries > 0) this.#skipTries -= 1;
       else await this.#tryToLead();
     } catch (error) {
       this.options.onError(error, this.#leading ? 'leader’s lock connection failed' : 'trying to lead');
-      await this.#stepDown();
+      await this.#stepDown({ failed: true });
     }
   }
 
@@ -116,14 +123,18 @@ export class Leadership {
     connection.onLost((error) => {
       if (this.#connection !== connection) return;
       this.options.onError(error, 'lock connection lost');
-      void this.#stepDown();
+      void this.#stepDown({ failed: true });
     });
     this.#connection = connection;
     return connection;
   }
 
-  /** Stops the work if leading (the lock may be gone already) and drops the connection. */
-  async #stepDown(): Promise<void> {
+  /**
+   * Stops the work if leading (the lock may be gone already) and drops the connection; after a failure, the
+   * next tries are left to the other replicas.
+   */
+  async #stepDown(options: { failed: boolean } = { failed: false }): Promise<void> {
+    if (options.failed) this.#skipTries = TRIES_SKIPPED_AFTER_FAILURE;
     const connection = this.#connection;
     this.#connection = null;
     const wasLeading = this.#leading;
