@@ -70,6 +70,13 @@ if (testDatabaseKind === 'pglite') {
       const { newIdentity, freshScan } = palmSupply(25_000);
       expect((await registerPalm(test.app, token, 'left', freshScan(newIdentity()))).statusCode).toBe(200);
       expect(test.app.palm.gallerySize).toBe(before + 1);
+      // The change triggers write here too (one migration for both databases); this process prunes them.
+      const changes = () => test.database.db.selectFrom('replica_changes').select('user_id').execute();
+      expect(await changes()).not.toHaveLength(0);
+      const pruner = new ChangePruner(test.database.db, () => {});
+      await pruner.prune();
+      await pruner.prune();
+      expect(await changes()).toHaveLength(0);
     });
   });
 } else {
