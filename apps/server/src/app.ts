@@ -233,7 +233,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       onChange: (leading) => app.log.info({ leading }, leading ? 'replicas: leading' : 'replicas: following'),
     });
     app.decorate('replicas', { feed, leadership });
-    // Stopped first: the work stops and the lock is freed for another process.
+    // The work stops (as the hooks above stop it too) and the lock is freed for another process.
     app.addHook('onClose', async () => {
       await leadership.stop();
       await feed.stop();
