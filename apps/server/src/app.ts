@@ -19,6 +19,9 @@ import { PalmPaymentNoticeRepository } from './palm/palm-payment-notice-reposito
 import { resendUnsentPaymentNotices } from './palm/palm-payment-notice';
 import { PalmPaymentRepository } from './palm/palm-payment-repository';
 import { PalmService } from './palm/palm-service';
+import { ChangeFeed } from './replicas/change-feed';
+import { ChangePruner } from './replicas/change-pruner';
+import { Leadership, type LeaderWork } from './replicas/leadership';
 import { ReplayGuard } from './palm/replay-guard';
 import {
   loadLogKeys,
@@ -77,7 +80,18 @@ declare module 'fastify' {
     ownerNotices: NoticeDeps;
     /** The palm replay guard: each person's recent scans, a copy of one pays nothing (decision 025). */
     palmReplays: ReplayGuard;
+    /**
+     * Several server processes on one PostgreSQL (issue 25): the change feed keeping this process's gallery
+     * and session cache current, and the election of the one that runs the work that must run once. Null on
+     * PGlite (one process: that work runs here).
+     */
+    replicas: Replicas | null;
   }
+}
+
+export interface Replicas {
+  feed: ChangeFeed;
+  leadership: Leadership;
 }
 
 export interface AppDependencies {
@@ -136,7 +150,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     app.log.error({ err, pendingId }, 'voiding a pending transfer past its timeout failed'),
   );
   app.decorate('pendingExpiry', pendingExpiry);
-  if (env.LEDGER_EXPIRY_INTERVAL_MS > 0) pendingExpiry.start(env.LEDGER_EXPIRY_INTERVAL_MS);
   app.addHook('onClose', () => pendingExpiry.stop());
 
   const transparencyLog = new TransparencyLog(deps.database.db, await loadLogKeys(deps.database.db, env), {
@@ -154,8 +167,43 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     logger: app.log,
   });
   app.decorate('anchorWorker', anchorWorker);
-  if (anchorWorker && env.ANCHOR_CHECK_INTERVAL_MS > 0) anchorWorker.start(env.ANCHOR_CHECK_INTERVAL_MS);
   app.addHook('onClose', async () => anchorWorker?.stop());
+  const pruner = new ChangePruner(deps.database.db, (err) =>
+    app.log.warn({ err }, 'pruning the replicas’ change feed failed'),
+  );
+  app.addHook('onClose', () => pruner.stop());
+  // The work that must run once, on one process: the ledger's expiry rounds, the anchor worker and its
+  // monitor, the change feed's pruning. (The log's sequencer runs in every process: its rounds take an
+  // advisory lock in their transaction, so rounds of two processes append one after the other.)
+  const leaderWork: LeaderWork = {
+    lead: () => {
+      if (env.LEDGER_EXPIRY_INTERVAL_MS > 0) pendingExpiry.start(env.LEDGER_EXPIRY_INTERVAL_MS);
+      if (anchorWorker && env.ANCHOR_CHECK_INTERVAL_MS > 0) anchorWorker.start(env.ANCHOR_CHECK_INTERVAL_MS);
+      pruner.start();
+    },
+    follow: async () => {
+      await Promise.all([pendingExpiry.stop(), anchorWorker?.stop(), pruner.stop()]);
+    },
+  };
+  const openDedicated = deps.database.kind === 'postgres' ? deps.database.openDedicated : undefined;
+  const onReplicaError = (err: unknown, what: string) => app.log.warn({ err }, `replicas: ${what}`);
+  // The feed's first position is taken before the gallery is read, so what commits meanwhile is read again.
+  const feed = openDedicated
+    ? new ChangeFeed(
+        deps.database.db,
+        openDedicated,
+        {
+          palms: (userIds) => app.palm.refreshUsers(userIds),
+          sessions: () => app.sessionCache.clear(),
+          everything: async () => {
+            app.sessionCache.clear();
+            await app.palm.reload();
+          },
+        },
+        { onError: onReplicaError },
+      )
+    : undefined;
+  await feed?.init();
 
   const palmKeys = await loadPalmKeys(deps.database.db, env);
   const palm = new PalmService(deps.database.db, palmKeys, {
@@ -178,6 +226,24 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   registerPalmRateLimits(app, env);
   registerAuth(app, deps.clock ? { now: deps.clock } : {});
   await registerOpenApi(app);
+
+  if (feed && openDedicated) {
+    const leadership = new Leadership(openDedicated, leaderWork, {
+      onError: onReplicaError,
+      onChange: (leading) => app.log.info({ leading }, leading ? 'replicas: leading' : 'replicas: following'),
+    });
+    app.decorate('replicas', { feed, leadership });
+    // The work stops (as the hooks above stop it too) and the lock is freed for another process.
+    app.addHook('onClose', async () => {
+      await leadership.stop();
+      await feed.stop();
+    });
+    await feed.start();
+    await leadership.start();
+  } else {
+    app.decorate('replicas', null);
+    await leaderWork.lead();
+  }
 
   const db = deps.database.db;
   const sms: SmsPolicy = {

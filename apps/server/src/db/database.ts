@@ -16,6 +16,21 @@ export interface Session {
   query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
+/**
+ * A connection of its own, outside the pool, held as long as its owner needs it: LISTEN for notices, a
+ * session-level advisory lock (replicas/). PostgreSQL only.
+ */
+export interface DedicatedConnection {
+  /** The server process behind it (pg_backend_pid()). */
+  readonly pid: number;
+  query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Each NOTIFY on a channel this connection LISTENs to. */
+  onNotification(listener: (channel: string) => void): void;
+  /** Once, when the connection is lost (an error, the server ending it); never after close(). */
+  onLost(listener: (error: Error) => void): void;
+  close(): Promise<void>;
+}
+
 export interface Database {
   readonly kind: DatabaseKind;
   readonly db: Kysely<Schema>;
@@ -25,6 +40,8 @@ export interface Database {
    * (`refresh` asks every host again). Null for PGlite and for a single host.
    */
   topology(options: { refresh: boolean }): Promise<DatabaseTopology | null>;
+  /** PostgreSQL only: opens a dedicated connection to the same database (see DedicatedConnection). */
+  openDedicated?: (() => Promise<DedicatedConnection>) | undefined;
   close(): Promise<void>;
 }
 
@@ -36,6 +53,11 @@ const POSTGRES_STATEMENT_TIMEOUT_MS = 30_000;
 const POSTGRES_PROBE_TIMEOUT_MS = 2_000;
 /** While no host is writable, hosts are asked again at most this often (requests meanwhile get 503). */
 const POSTGRES_SEARCH_INTERVAL_MS = 250;
+/**
+ * TCP keepalive of dedicated connections: a peer gone without a word (its machine lost) is noticed in
+ * seconds, not after the system's two hours.
+ */
+const DEDICATED_KEEPALIVE_DELAY_MS = 1_000;
 
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
@@ -66,6 +88,14 @@ function logIdleConnectionError(error: Error): void {
   console.error(`PostgreSQL connection lost while idle: ${error.message}`);
 }
 
+/** int8 as bigint, everything else as node-postgres reads it. */
+const postgresTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID
+      ? (value: string) => BigInt(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
 function openPostgres(
   connectionString: string,
   onIdleConnectionError: (error: Error) => void,
@@ -78,12 +108,7 @@ function openPostgres(
       max: POSTGRES_POOL_SIZE,
       connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
       statement_timeout: POSTGRES_STATEMENT_TIMEOUT_MS,
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === INT8_OID
-            ? (value: string) => BigInt(value)
-            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-      },
+      types: postgresTypes,
     },
     probeTimeoutMs: POSTGRES_PROBE_TIMEOUT_MS,
     searchIntervalMs: POSTGRES_SEARCH_INTERVAL_MS,
@@ -110,7 +135,52 @@ function openPostgres(
       }
     },
     topology: async (options) => (hosts.length > 1 ? pool.topology(options) : null),
+    openDedicated: async () => openDedicatedConnection(await pool.primaryConnectionString()),
     close: () => db.destroy(),
+  };
+}
+
+async function openDedicatedConnection(connectionString: string): Promise<DedicatedConnection> {
+  const client = new pg.Client({
+    connectionString,
+    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+    statement_timeout: POSTGRES_STATEMENT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: DEDICATED_KEEPALIVE_DELAY_MS,
+    types: postgresTypes,
+  });
+  let closing = false;
+  let lost: ((error: Error) => void) | undefined;
+  let lostError: Error | undefined;
+  const loseOnce = (error: Error) => {
+    if (closing || lostError) return;
+    lostError = error;
+    lost?.(error);
+  };
+  client.on('error', loseOnce);
+  client.on('end', () => loseOnce(new Error('the database ended the connection')));
+  let pid: number;
+  try {
+    await client.connect();
+    pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  } catch (error) {
+    closing = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    pid,
+    query: async <Row>(sql: string, params: readonly unknown[] = []) =>
+      (await client.query(sql, [...params])).rows as Row[],
+    onNotification: (listener) => client.on('notification', (message) => listener(message.channel)),
+    onLost: (listener) => {
+      lost = listener;
+      if (lostError) listener(lostError);
+    },
+    close: async () => {
+      closing = true;
+      await client.end().catch(() => undefined);
+    },
   };
 }
 

@@ -240,6 +240,16 @@ export interface KioskApplicationsTable {
   created_at: Timestamp;
 }
 
+/** The change feed of what replicas keep in memory (migration 029), written by triggers only. */
+export interface ReplicaChangesTable {
+  seq: Generated<bigint>;
+  /** The writing transaction's id (xid8, read as text). */
+  xid: Generated<string>;
+  kind: 'palm' | 'session';
+  user_id: string;
+  at: Generated<Date>;
+}
+
 export interface TlogOutboxTable {
   id: Generated<bigint>;
   type: string;
@@ -486,6 +496,7 @@ export interface Schema {
   palm_enrolment_requests: PalmEnrolmentRequestsTable;
   palm_registration_attempts: PalmRegistrationAttemptsTable;
   tlog_outbox: TlogOutboxTable;
+  replica_changes: ReplicaChangesTable;
   tlog_entries: TlogEntriesTable;
   tlog_nodes: TlogNodesTable;
   tlog_checkpoints: TlogCheckpointsTable;

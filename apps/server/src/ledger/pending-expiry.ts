@@ -131,6 +131,11 @@ export class PendingExpiry {
     return voided;
   }
 
+  /** Whether the rounds run on a timer here (with several server processes, on the leader only). */
+  get running(): boolean {
+    return this.#timer !== null;
+  }
+
   start(intervalMs: number): void {
     if (this.#timer) return;
     // A round still running (a slow database) is not joined by another from the timer.

@@ -119,16 +119,32 @@ interface Enrolled {
   key: PalmKey;
 }
 
+/** A stored template with a live consent, as the gallery is built from. */
+interface LiveTemplateRow {
+  id: string;
+  user_id: string;
+  hand: Hand;
+  key_id: string;
+  sealed_template: Uint8Array;
+}
+
 /**
  * The palm engine inside the server (decision 014). Scans arrive as small grey guide-box images; each is
  * turned into its feature, protected under the template key and dropped: the image and the unprotected
  * feature live only in this request's memory. Templates are sealed at rest; the gallery the 1:N search
  * runs on is an in-memory projection of the database (templates with a live consent), built at start and
- * kept current on every enrolment, withdrawal, restore and erasure.
+ * kept current on every enrolment, withdrawal, restore and erasure this process makes, and (several server
+ * processes on one PostgreSQL, issue 25) on those of the others: `refreshUsers` reads a user's palms again
+ * when the change feed says they changed. Every change to the gallery goes through one queue, so a read
+ * made before a change of this process never lands after it.
  */
 export class PalmService {
   readonly #galleries = new Map<string, WasmPalmGallery>();
   readonly #enrolled = new Map<string, Enrolled>();
+  /** Template ids by user, for the per-user updates. */
+  readonly #byUser = new Map<string, Set<string>>();
+  /** The gallery's changes, one after the other (see `#serially`). */
+  #changes: Promise<void> = Promise.resolve();
   /** Stage 1 of large searches in worker threads (started at the first such search; see close()). */
   readonly #searchPool: PalmSearchPool;
   /** How many searches ran their first stage each way (none: the gallery fits the shortlist). */
@@ -152,17 +168,68 @@ export class PalmService {
 
   /** Templates of palms with a live consent, as one gallery per template key. */
   async init(): Promise<void> {
-    const rows = await this.db
+    await this.reload();
+  }
+
+  /**
+   * Reads every live template again and makes the gallery match (templates added, removed, or moved to
+   * another key's gallery); what did not change stays as it is. For a replica that may have missed changes.
+   */
+  reload(): Promise<void> {
+    return this.#serially(async () => {
+      const rows = await this.#liveTemplates();
+      this.#match(rows, new Set([...this.#byUser.keys(), ...rows.map((row) => row.user_id)]));
+    });
+  }
+
+  /** Reads these users' live templates again and makes their part of the gallery match (the change feed). */
+  refreshUsers(userIds: readonly string[]): Promise<void> {
+    if (userIds.length === 0) return Promise.resolve();
+    return this.#serially(async () => {
+      this.#match(await this.#liveTemplates(userIds), new Set(userIds));
+    });
+  }
+
+  /** Whether a template is in the gallery (enrolled, with a live consent). */
+  has(templateId: string): boolean {
+    return this.#enrolled.has(templateId);
+  }
+
+  async #liveTemplates(userIds?: readonly string[]): Promise<LiveTemplateRow[]> {
+    let query = this.db
       .selectFrom('palm_templates as t')
       .select(['t.id', 't.user_id', 't.hand', 't.key_id', 't.sealed_template'])
-      .where(liveConsent)
-      .execute();
+      .where(liveConsent);
+    if (userIds) query = query.where('t.user_id', 'in', [...userIds]);
+    return query.execute();
+  }
+
+  /** Makes the gallery's templates of `userIds` those of `rows` (the live ones read for them). */
+  #match(rows: readonly LiveTemplateRow[], userIds: ReadonlySet<string>): void {
+    const live = new Map(rows.map((row) => [row.id, row]));
+    for (const userId of userIds) {
+      for (const templateId of [...(this.#byUser.get(userId) ?? [])]) {
+        const row = live.get(templateId);
+        if (!row || row.key_id !== this.#enrolled.get(templateId)?.key.keyIdHex) this.#remove(templateId);
+      }
+    }
     for (const row of rows) {
+      if (this.#enrolled.has(row.id)) continue;
       const key = this.#keyById(row.key_id);
       // A template of a key no longer configured cannot be matched: its owner registers again.
       if (!key) continue;
       this.#add(row.id, { userId: row.user_id, hand: row.hand, key }, this.#unseal(key, row));
     }
+  }
+
+  /**
+   * Runs a change of the gallery after those queued before it. A read of the database and what it changes
+   * are one step, so a change this process made after the read is applied after it, not undone by it.
+   */
+  #serially(change: () => void | Promise<void>): Promise<void> {
+    const run = this.#changes.then(change);
+    this.#changes = run.catch(() => undefined);
+    return run;
   }
 
   get gallerySize(): number {
@@ -269,7 +336,7 @@ export class PalmService {
       ]);
       await options.within?.(trx);
     });
-    this.#add(templateId, { userId, hand, key }, template);
+    await this.#serially(() => this.#add(templateId, { userId, hand, key }, template));
     return { palmHash: hash, templateId };
   }
 
@@ -392,7 +459,7 @@ export class PalmService {
       );
       return rows.map((row) => row.hand);
     });
-    this.#removeUser(userId);
+    await this.#serially(() => this.#removeUser(userId));
     return withdrawn;
   }
 
@@ -418,12 +485,14 @@ export class PalmService {
       );
       return rows;
     });
-    for (const row of restored) {
-      const key = this.#keyById(row.key_id);
-      if (key && !this.#enrolled.has(row.id)) {
-        this.#add(row.id, { userId, hand: row.hand, key }, this.#unseal(key, row));
+    await this.#serially(() => {
+      for (const row of restored) {
+        const key = this.#keyById(row.key_id);
+        if (key && !this.#enrolled.has(row.id)) {
+          this.#add(row.id, { userId, hand: row.hand, key }, this.#unseal(key, row));
+        }
       }
-    }
+    });
     return restored.length > 0;
   }
 
@@ -447,7 +516,7 @@ export class PalmService {
       ]);
       return templates.map((row) => row.hand);
     });
-    this.#removeUser(userId);
+    await this.#serially(() => this.#removeUser(userId));
     return erased;
   }
 
@@ -499,8 +568,12 @@ export class PalmService {
       })
       .where('id', '=', templateId)
       .execute();
-    this.#remove(templateId);
-    this.#add(templateId, { ...enrolled, key }, template);
+    await this.#serially(() => {
+      // Withdrawn or erased meanwhile (here, or by another process): not put back.
+      if (!this.#enrolled.has(templateId)) return;
+      this.#remove(templateId);
+      this.#add(templateId, { ...enrolled, key }, template);
+    });
   }
 
   async #registered(db: Kysely<Schema>, userId: string, hand: Hand): Promise<boolean> {
@@ -531,6 +604,8 @@ export class PalmService {
   }
 
   #add(templateId: string, enrolled: Enrolled, template: ProtectedTemplate): void {
+    // Already there (this process's own change, read back from the feed): replaced, never twice.
+    if (this.#enrolled.has(templateId)) this.#remove(templateId);
     let gallery = this.#galleries.get(enrolled.key.keyIdHex);
     if (!gallery) {
       gallery = new WasmPalmGallery(galleryShapeOf(template));
@@ -538,6 +613,9 @@ export class PalmService {
     }
     gallery.add(templateId, template);
     this.#enrolled.set(templateId, enrolled);
+    const ofUser = this.#byUser.get(enrolled.userId) ?? new Set<string>();
+    ofUser.add(templateId);
+    this.#byUser.set(enrolled.userId, ofUser);
   }
 
   #remove(templateId: string): void {
@@ -545,12 +623,13 @@ export class PalmService {
     if (!enrolled) return;
     this.#galleries.get(enrolled.key.keyIdHex)?.remove(templateId);
     this.#enrolled.delete(templateId);
+    const ofUser = this.#byUser.get(enrolled.userId);
+    ofUser?.delete(templateId);
+    if (ofUser?.size === 0) this.#byUser.delete(enrolled.userId);
   }
 
   #removeUser(userId: string): void {
-    for (const [templateId, enrolled] of [...this.#enrolled]) {
-      if (enrolled.userId === userId) this.#remove(templateId);
-    }
+    for (const templateId of [...(this.#byUser.get(userId) ?? [])]) this.#remove(templateId);
   }
 }
 

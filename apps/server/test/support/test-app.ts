@@ -15,6 +15,11 @@ export interface TestDatabase {
   database: Database;
   /** Closes the connection and removes the database. */
   drop(): Promise<void>;
+  /**
+   * PostgreSQL only: another pool on the same database, as a second server process would open (closed by
+   * its own `close`, and in any case by `drop`).
+   */
+  openAgain?: () => Promise<Database>;
 }
 
 /**
@@ -45,6 +50,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await database.close();
       await withAdminClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
+    openAgain: () =>
+      openDatabase({ databaseUrl: url.toString(), dataDir: '', onIdleConnectionError: () => {} }),
   };
 }
 
@@ -113,9 +120,27 @@ export async function buildTestApp(
     database?: TestDatabase;
   } = {},
 ): Promise<TestApp> {
-  const env = testEnv(options.env);
   const { database, drop } = options.database ?? (await createTestDatabase());
   await migrate(database);
+  const built = await buildTestAppOn(database, options);
+  return {
+    ...built,
+    close: async () => {
+      await built.app.close();
+      await drop();
+    },
+  };
+}
+
+/**
+ * The real server on a database already migrated (another server process's, for the replica tests); its
+ * `close` closes the server only.
+ */
+export async function buildTestAppOn(
+  database: Database,
+  options: { env?: Record<string, string>; clock?: () => Date } = {},
+): Promise<TestApp> {
+  const env = testEnv(options.env);
   const messenger = createMessenger(env, database.db);
   let logged = '';
   const stream = new Writable({
@@ -137,9 +162,6 @@ export async function buildTestApp(
     messenger,
     env,
     logs: () => logged,
-    close: async () => {
-      await app.close();
-      await drop();
-    },
+    close: () => app.close(),
   };
 }
