@@ -62,6 +62,15 @@ test.describe('change password dialog', () => {
     release();
     await expect(toast(page, messages.passwordChanged)).toBeVisible();
     await expect(dialog).toBeHidden();
+    // One message for the outcome: no earlier attempt's error beside the success.
+    for (const earlier of [
+      messages.allFieldsRequired,
+      messages.newPasswordMinLength,
+      messages.passwordsDoNotMatch,
+      messages.wrongOriginalPassword,
+    ]) {
+      await expect(page.getByRole('status').filter({ hasText: earlier })).toHaveCount(0);
+    }
 
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect(current).toHaveValue('');

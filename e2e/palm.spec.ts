@@ -159,6 +159,11 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
 
       await registerWithCamera(page, 'left');
       await expect(page.getByText('Redirecting to dashboard...')).toBeVisible();
+      // The success agrees with the 50 % bar and the status text: one of two hands, the other possible now.
+      await expect(page.getByTestId('palm-registered-count')).toHaveText(
+        '1 of 2 hands registered. You can register your right hand now, or later from your dashboard.',
+      );
+      await expect(page.getByRole('button', { name: 'Register my right hand now' })).toBeVisible();
       await expectRegistrationState(
         page,
         'Left hand registered ✓ - You can register right hand or continue',
@@ -216,6 +221,8 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       );
       await registerWithCamera(page, 'right');
       await expectRegistrationState(page, 'Both hands registered ✓', 100);
+      await expect(page.getByTestId('palm-registered-count')).toHaveText('2 of 2 hands registered.');
+      await expect(page.getByRole('button', { name: /^Register my .* hand now$/ })).toHaveCount(0);
 
       await page.goto('/palm-register');
       await expectRegistrationState(page, 'Both hands registered ✓', 100);

@@ -32,6 +32,15 @@ export const common = {
     storePage: 'Store Page',
     logout: 'Logout',
   },
+  /** What the person's screens say about an outcome (issue 27): where a code went, what was done. */
+  flow: {
+    codeSentTo:
+      'Code sent to {{destination}} to send {{amount}} to {{receiver}}. It pays only this transfer.',
+    codeSent: 'Code sent to send {{amount}} to {{receiver}}. It pays only this transfer.',
+    moneySentDetail: 'Sent {{amount}} to {{receiver}}.',
+    redirecting: 'Taking you to your dashboard...',
+    toDashboard: 'Go to my dashboard now',
+  },
   footer: {
     tagline:
       'Palm-scan payments for India: an INR wallet you open with your hand, and consent you can verify.',

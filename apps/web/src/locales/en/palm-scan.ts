@@ -30,6 +30,15 @@ export const palmScan = {
     received: 'Received {{amount}} from {{payer}}.',
     receivedAmount: 'Received {{amount}}.',
   },
+  /** Palm registration's success, agreeing with the progress (issue 27). */
+  registered: {
+    oneOfTwo:
+      '1 of 2 hands registered. You can register your {{other}} hand now, or later from your dashboard.',
+    registerOther: 'Register my {{other}} hand now',
+    both: '2 of 2 hands registered.',
+    left: 'left',
+    right: 'right',
+  },
   timedOut:
     'The scan stopped: in {{seconds}} seconds there were not enough clear pictures of your palm. What kept failing: {{hint}}',
   /** The server's answers about a scan's pictures (the catalogue's texts, verbatim in English). */

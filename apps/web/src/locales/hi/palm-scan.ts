@@ -27,6 +27,13 @@ export const palmScan: typeof english = {
     received: '{{payer}} से {{amount}} मिले।',
     receivedAmount: '{{amount}} मिले।',
   },
+  registered: {
+    oneOfTwo: '2 में से 1 हाथ रजिस्टर हुआ। आप अपना {{other}} हाथ अभी, या बाद में अपने डैशबोर्ड से रजिस्टर कर सकते हैं।',
+    registerOther: 'मेरा {{other}} हाथ अभी रजिस्टर करें',
+    both: '2 में से 2 हाथ रजिस्टर हुए।',
+    left: 'बायाँ',
+    right: 'दायाँ',
+  },
   timedOut:
     'स्कैन रुक गया: {{seconds}} सेकंड में आपकी हथेली की पर्याप्त साफ़ तस्वीरें नहीं मिलीं। बार-बार यह दिक़्क़त रही: {{hint}}',
   server: {
