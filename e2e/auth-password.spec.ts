@@ -88,6 +88,29 @@ test.describe('change password dialog', () => {
   });
 });
 
+test.describe('change password feedback', () => {
+  test('a success replaces the error of the attempt before it: never both at once', async ({
+    page,
+    account,
+  }) => {
+    await signIn(page, account);
+    await page.goto('/user-dashboard');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Password' });
+    const submit = dialog.getByRole('button', { name: 'Change Password' });
+    await submit.click();
+    await expect(toast(page, messages.allFieldsRequired)).toBeVisible();
+    const newPassword = uniquePassword();
+    await dialog.getByLabel('Current password').fill(account.password);
+    await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
+    await dialog.getByLabel('Confirm new password').fill(newPassword);
+    await submit.click();
+    await expect(toast(page, messages.passwordChanged)).toBeVisible();
+    // Checked at once, not waited for: the error must be gone the moment the success shows.
+    expect(await page.getByRole('status').filter({ hasText: messages.allFieldsRequired }).count()).toBe(0);
+  });
+});
+
 test.describe('signed-in devices in Settings', () => {
   test('lists this device and signs out everywhere else', async ({ page, account }) => {
     await signIn(page, account);
