@@ -62,6 +62,15 @@ test.describe('change password dialog', () => {
     release();
     await expect(toast(page, messages.passwordChanged)).toBeVisible();
     await expect(dialog).toBeHidden();
+    // One message for the outcome: no earlier attempt's error beside the success.
+    for (const earlier of [
+      messages.allFieldsRequired,
+      messages.newPasswordMinLength,
+      messages.passwordsDoNotMatch,
+      messages.wrongOriginalPassword,
+    ]) {
+      await expect(page.getByRole('status').filter({ hasText: earlier })).toHaveCount(0);
+    }
 
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect(current).toHaveValue('');
@@ -76,6 +85,29 @@ test.describe('change password dialog', () => {
     await page.getByLabel('Password', { exact: true }).fill(newPassword);
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await expectLoggedIn(page);
+  });
+});
+
+test.describe('change password feedback', () => {
+  test('a success replaces the error of the attempt before it: never both at once', async ({
+    page,
+    account,
+  }) => {
+    await signIn(page, account);
+    await page.goto('/user-dashboard');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Password' });
+    const submit = dialog.getByRole('button', { name: 'Change Password' });
+    await submit.click();
+    await expect(toast(page, messages.allFieldsRequired)).toBeVisible();
+    const newPassword = uniquePassword();
+    await dialog.getByLabel('Current password').fill(account.password);
+    await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
+    await dialog.getByLabel('Confirm new password').fill(newPassword);
+    await submit.click();
+    await expect(toast(page, messages.passwordChanged)).toBeVisible();
+    // Checked at once, not waited for: the error must be gone the moment the success shows.
+    expect(await page.getByRole('status').filter({ hasText: messages.allFieldsRequired }).count()).toBe(0);
   });
 });
 

@@ -76,6 +76,25 @@ test.describe('register', () => {
     await expectAccountCreated(page, { email, username: 'Asha E2E' });
   });
 
+  test('the code can be typed on the check-email step at once; the code toast does not follow into the password step', async ({
+    page,
+  }) => {
+    const email = uniqueEmail();
+    await page.goto('/register');
+    await fillForm(page, 'Ravi E2E', email);
+    const body = await sendCode(page, email);
+    await expect(stepHeading(page, 'Check your email')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: messages.otpSentEmail })).toBeVisible();
+    // The code field is ready here, focused: no need to press Enter Code Manually.
+    await expect(page.getByRole('group', { name: 'Verification code' })).toBeVisible();
+    await typeCode(page, extractCode(body));
+    await page.getByRole('button', { name: 'Verify Code' }).click();
+    await expect(stepHeading(page, 'Create your password')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: messages.otpSentEmail })).toHaveCount(0);
+    await choosePassword(page, uniquePassword());
+    await expectAccountCreated(page, { email, username: 'Ravi E2E' });
+  });
+
   test('by phone: the code comes by SMS', async ({ page }) => {
     const phone = uniquePhone();
     await page.goto('/register');

@@ -2,7 +2,8 @@ import { PUBLIC_PAGE_PATHS } from '@hasta/contracts/site-pages';
 import { expect, test } from '@playwright/test';
 
 import { axeViolations } from './support/axe';
-import { NOT_FOUND_HEADING, UNGUARDED_APP_PAGES } from './support/routes';
+import { NOT_FOUND_HEADING, PERSON_PAGES, UNGUARDED_APP_PAGES } from './support/routes';
+import { loginAs, shopper } from './support/storage';
 
 // Axe measures colour contrast, so pages are checked at rest: the app skips its fades for reduced motion.
 test.use({ reducedMotion: 'reduce' });
@@ -17,6 +18,15 @@ test.describe('accessibility (axe-core)', () => {
   ];
   for (const path of pages) {
     test(`${path} has no violations`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  }
+
+  for (const { path } of PERSON_PAGES) {
+    test(`${path} has no violations, for a stored user`, async ({ page }) => {
+      await loginAs(page, shopper);
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       expect(await axeViolations(page)).toEqual([]);

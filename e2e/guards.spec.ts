@@ -1,6 +1,8 @@
 import { messages } from '@hasta/contracts/messages';
-import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
+
+import { expect, test } from './support/accounts';
+import { loginWithPassword } from './support/auth-ui';
 
 import { admin, loginAs, shopper } from './support/storage';
 
@@ -16,7 +18,15 @@ async function rememberedFrom(page: Page): Promise<unknown> {
 
 test.describe('route guards', () => {
   test('a logged-out visitor is sent to /login, which remembers the origin', async ({ page }) => {
-    for (const path of ['/user-dashboard', '/admin']) {
+    for (const path of [
+      '/user-dashboard',
+      '/admin',
+      '/palm-register',
+      '/transfer',
+      '/receive',
+      '/history',
+      '/store-dashboard',
+    ]) {
       await test.step(path, async () => {
         await page.goto(path);
 
@@ -34,6 +44,17 @@ test.describe('route guards', () => {
         await expect(page.getByRole('status').filter({ hasText: messages.unauthorized })).toBeVisible();
       });
     }
+  });
+
+  test('a person’s pages send a logged-out visitor to /login and, once signed in, back', async ({
+    page,
+    account,
+  }) => {
+    await page.goto('/history');
+    await expect(page).toHaveURL('/login?next=%2Fhistory');
+    await loginWithPassword(page, account, account.password);
+    await expect(page).toHaveURL('/history');
+    await expect(h1(page)).toHaveText('Transaction History');
   });
 
   test('a plain visit to /login remembers nothing', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 
-import { admin, loginAs, readLocalStorage, shopper } from './support/storage';
+import { admin, loginAs, readLocalStorage, shopper, storeOwner } from './support/storage';
 
 const siteNav = (page: Page) => page.getByRole('navigation', { name: 'Site' });
 const appNav = (page: Page) => page.getByRole('navigation', { name: 'App' });
@@ -12,7 +12,7 @@ async function background(locator: Locator): Promise<string> {
 }
 
 test.describe('navigation bar', () => {
-  test('lists every link of the spec', async ({ page }) => {
+  test('signed out: the public links and Launch App, no app links', async ({ page }) => {
     await page.goto('/');
     const expected = {
       Home: '/',
@@ -24,20 +24,66 @@ test.describe('navigation bar', () => {
     for (const [name, href] of Object.entries(expected)) {
       await expect(siteNav(page).getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
     }
+    await expect(page.getByRole('link', { name: 'Launch App' })).toHaveAttribute('href', '/user-dashboard');
+    await expect(appNav(page)).toHaveCount(0);
+    for (const name of ['Login', 'Admin', 'User Dashboard', 'Palm Register', 'Pay', 'Receive']) {
+      await expect(page.locator('header').getByRole('link', { name, exact: true })).toHaveCount(0);
+    }
+  });
+
+  test('a person: their app links, no Login or Admin', async ({ page }) => {
+    await loginAs(page, shopper);
+    await page.goto('/');
     const app = {
-      Login: '/login',
       'User Dashboard': '/user-dashboard',
-      Admin: '/admin',
       'Palm Register': '/palm-register',
       Pay: '/transfer',
       Receive: '/receive',
+      History: '/history',
     };
     for (const [name, href] of Object.entries(app)) {
       await expect(appNav(page).getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
     }
+    await expect(appNav(page).getByRole('link')).toHaveCount(Object.keys(app).length);
+    for (const name of ['Login', 'Admin', 'Admin Page', 'Launch App']) {
+      await expect(page.locator('header').getByRole('link', { name, exact: true })).toHaveCount(0);
+    }
+  });
+
+  test('a store owner: the store dashboard and their own wallet, nothing of a person or an admin', async ({
+    page,
+  }) => {
+    await loginAs(page, storeOwner);
+    await page.goto('/');
+    await expect(appNav(page).getByRole('link', { name: 'Store Dashboard', exact: true })).toHaveAttribute(
+      'href',
+      '/store-dashboard',
+    );
+    await expect(appNav(page).getByRole('link', { name: 'My Wallet', exact: true })).toHaveAttribute(
+      'href',
+      '/user-dashboard',
+    );
+    await expect(appNav(page).getByRole('link')).toHaveCount(2);
+    for (const name of ['Login', 'Admin', 'User Dashboard', 'Palm Register', 'Pay', 'Receive']) {
+      await expect(page.locator('header').getByRole('link', { name, exact: true })).toHaveCount(0);
+    }
+    await expect(page.getByRole('link', { name: 'Store Page' })).toHaveAttribute('href', '/store-dashboard');
+  });
+
+  test('an admin: Admin Page and the admin dashboard link only', async ({ page }) => {
+    await loginAs(page, admin);
+    await page.goto('/');
+    await expect(appNav(page).getByRole('link')).toHaveCount(1);
+    await expect(appNav(page).getByRole('link', { name: 'Admin', exact: true })).toHaveAttribute(
+      'href',
+      '/admin',
+    );
+    await expect(page.getByRole('link', { name: 'Admin Page' })).toHaveAttribute('href', '/admin');
+    await expect(page.locator('header').getByRole('link', { name: 'Login', exact: true })).toHaveCount(0);
   });
 
   test('highlights the current path only', async ({ page }) => {
+    await loginAs(page, shopper);
     await page.goto('/technology');
     const technology = siteNav(page).getByRole('link', { name: 'Technology', exact: true });
     const home = siteNav(page).getByRole('link', { name: 'Home', exact: true });
@@ -140,7 +186,8 @@ test.describe('mobile menu', () => {
     expect(menuId).not.toBeNull();
     await expect(page.locator(`#${menuId ?? 'missing'}`)).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Technology', exact: true })).toBeVisible();
-    await expect(menu.getByRole('link', { name: 'Pay', exact: true })).toBeVisible();
+    // Signed out: no app links, Launch App instead.
+    await expect(menu.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(0);
     await expect(menu.getByRole('link', { name: 'Launch App' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Home', exact: true })).toHaveAttribute(
       'aria-current',
@@ -152,6 +199,16 @@ test.describe('mobile menu', () => {
     await expect(h1(page)).toHaveText('Features');
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await expect(menu).toBeHidden();
+  });
+
+  test('signed in as a person, the menu lists their app links', async ({ page }) => {
+    await loginAs(page, shopper);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    await expect(menu.getByRole('link', { name: 'Pay', exact: true })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'History', exact: true })).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Admin', exact: true })).toHaveCount(0);
   });
 
   test('Escape closes the menu and returns focus to the toggle', async ({ page }) => {

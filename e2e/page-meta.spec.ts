@@ -2,7 +2,8 @@ import { PUBLIC_PAGE_PATHS } from '@hasta/contracts/site-pages';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 
-import { UNGUARDED_APP_PAGES } from './support/routes';
+import { PERSON_PAGES, UNGUARDED_APP_PAGES } from './support/routes';
+import { loginAs, shopper } from './support/storage';
 
 interface HeadMeta {
   title: string;
@@ -87,8 +88,11 @@ test.describe('titles and descriptions', () => {
   });
 
   test('app pages have their own titles and are kept out of search results', async ({ page }) => {
+    // A stored user: the person's pages are guarded.
+    await loginAs(page, shopper);
+    const appPages = [...UNGUARDED_APP_PAGES, ...PERSON_PAGES];
     const titles = new Set<string>();
-    for (const { path } of UNGUARDED_APP_PAGES) {
+    for (const { path } of appPages) {
       if ((PUBLIC_PAGE_PATHS as readonly string[]).includes(path)) continue;
       await test.step(path, async () => {
         await page.goto(path);
@@ -100,8 +104,7 @@ test.describe('titles and descriptions', () => {
       });
     }
     expect(titles.size).toBe(
-      UNGUARDED_APP_PAGES.filter(({ path }) => !(PUBLIC_PAGE_PATHS as readonly string[]).includes(path))
-        .length,
+      appPages.filter(({ path }) => !(PUBLIC_PAGE_PATHS as readonly string[]).includes(path)).length,
     );
 
     await page.goto('/no-such-page');

@@ -2,8 +2,8 @@ import { PRODUCT_NAME } from '@hasta/contracts/constants';
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 
-import { NOT_FOUND_HEADING, PUBLIC_PAGES, UNGUARDED_APP_PAGES } from './support/routes';
-import { admin, loginAs } from './support/storage';
+import { NOT_FOUND_HEADING, PERSON_PAGES, PUBLIC_PAGES, UNGUARDED_APP_PAGES } from './support/routes';
+import { admin, loginAs, shopper } from './support/storage';
 
 const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 
@@ -27,6 +27,13 @@ test.describe('every route renders its one h1', () => {
     for (const { path, heading } of UNGUARDED_APP_PAGES) await expectPage(page, path, heading);
   });
 
+  test('a person’s pages, for a stored user (guards.spec.ts: signed out they go to /login)', async ({
+    page,
+  }) => {
+    await loginAs(page, shopper);
+    for (const { path, heading } of PERSON_PAGES) await expectPage(page, path, heading);
+  });
+
   test('the guarded pages, for a stored admin', async ({ page }) => {
     await loginAs(page, admin);
     await expectPage(page, '/user-dashboard', 'User Dashboard');
@@ -43,6 +50,7 @@ test.describe('every route renders its one h1', () => {
   });
 
   test('client-side navigation swaps the page and its title', async ({ page }) => {
+    await loginAs(page, shopper);
     await page.goto('/');
     await page
       .getByRole('navigation', { name: 'Site' })

@@ -55,10 +55,17 @@ test.describe('Send money (/transfer)', () => {
     const sms = await waitForMessage(page.request, phoneAccount.contact, afterId);
     // The code is bound to this transfer (issue 23): its message and the code step name it.
     expect(sms.body).toContain(`to send ₹123.45 to ••••${receiver.contact.slice(-4)}`);
-    await expect(page.getByText(`Code sent to ${phoneAccount.contact} to send ₹123.45`)).toBeVisible();
+    // The code step names where the code went, masked.
+    await expect(page.getByTestId('code-sent-to')).toHaveText(
+      `Code sent to +91 ••••••${phoneAccount.contact.slice(-4)} to send ₹123.45 to ${receiver.contact}. It pays only this transfer.`,
+    );
     await page.getByLabel('One-time code').fill(extractCode(sms.body));
     await page.getByRole('button', { name: 'Verify & Send Money' }).click();
-    await expect(page.getByText(messages.moneySent)).toBeVisible();
+    // Success once the server confirmed, on the page, with no busy button left and no code toast beside it.
+    await expect(page.getByRole('status', { name: messages.moneySent })).toBeVisible();
+    await expect(page.getByTestId('transfer-done')).toHaveText(`Sent ₹123.45 to ${receiver.contact}.`);
+    await expect(page.getByRole('button', { name: 'Verifying...' })).toHaveCount(0);
+    await expect(page.getByRole('status').filter({ hasText: messages.otpSentPhone })).toHaveCount(0);
     await expect(page).toHaveURL('/user-dashboard');
     await expect(page.getByTestId('balance')).toHaveText(inr(376.55));
     await page.context().close();

@@ -26,6 +26,20 @@ export async function launchWithFakeCamera(
   });
 }
 
+/**
+ * A Chromium whose camera is Chromium's own fake device with no file: its test pattern (a green screen with a
+ * turning disc and a frame counter; no hand, no palm).
+ */
+export async function launchWithTestPatternCamera(
+  playwright: PlaywrightWorkerArgs['playwright'],
+): Promise<Browser> {
+  const base = test.info().project.use.launchOptions ?? {};
+  return playwright.chromium.launch({
+    ...base,
+    args: [...(base.args ?? []), '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+  });
+}
+
 /** A Chromium whose camera films `text` as a QR code. */
 export async function launchWithQrCamera(
   playwright: PlaywrightWorkerArgs['playwright'],

@@ -49,6 +49,12 @@ export interface PalmVideoOptions {
 const FRAMES_PER_SECOND = 10;
 /** Chroma of a grey picture: no colour. */
 const NEUTRAL_CHROMA = 128;
+/**
+ * Chroma of the palm: a light-brown skin (Cb 110, Cr 150 of 4:2:0 JPEG chroma, about RGB 160 118 96 at mid
+ * grey), so the scanner's skin-colour check before the grey crop sees a palm where the palm is drawn.
+ */
+const SKIN_CB = 110;
+const SKIN_CR = 150;
 
 /**
  * Chromium reads the file as limited-range video (Y 16 is black, 235 is white): full-range grey is mapped
@@ -105,12 +111,29 @@ export function palmLumaFrames(options: PalmVideoOptions): Uint8Array[] {
   return planes;
 }
 
+/** The Cb then Cr planes (half size each way): skin inside the palm's square when a palm is filmed, grey elsewhere. */
+function chromaPlanes(options: PalmVideoOptions, width_px: number, height_px: number): Buffer {
+  const halfWidth = width_px / 2;
+  const halfHeight = height_px / 2;
+  const cb = Buffer.alloc(halfWidth * halfHeight, NEUTRAL_CHROMA);
+  const cr = Buffer.alloc(halfWidth * halfHeight, NEUTRAL_CHROMA);
+  if (options.show_palm ?? true) {
+    const box = options.palm_square ?? guideBoxOf(width_px, height_px);
+    for (let y = Math.floor(box.y / 2); y < Math.ceil((box.y + box.side) / 2); y += 1) {
+      const row = y * halfWidth;
+      cb.fill(SKIN_CB, row + Math.floor(box.x / 2), row + Math.ceil((box.x + box.side) / 2));
+      cr.fill(SKIN_CR, row + Math.floor(box.x / 2), row + Math.ceil((box.x + box.side) / 2));
+    }
+  }
+  return Buffer.concat([cb, cr]);
+}
+
 /** The whole .y4m file. Width and height must be even (4:2:0 halves both for chroma). */
 export function palmY4m(options: PalmVideoOptions): Buffer {
   const width_px = options.width_px ?? 640;
   const height_px = options.height_px ?? 480;
   if (width_px % 2 !== 0 || height_px % 2 !== 0) throw new Error('4:2:0 needs an even width and height');
-  const chroma = Buffer.alloc((width_px / 2) * (height_px / 2) * 2, NEUTRAL_CHROMA);
+  const chroma = chromaPlanes(options, width_px, height_px);
   const header = Buffer.from(
     `YUV4MPEG2 W${width_px} H${height_px} F${FRAMES_PER_SECOND}:1 Ip A1:1 C420jpeg\n`,
     'ascii',

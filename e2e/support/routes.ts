@@ -12,12 +12,16 @@ export const PUBLIC_PAGES = [
   { path: '/applicants-register', heading: `Join the ${PRODUCT_NAME} Waitlist` },
 ] as const;
 
-/** Pages without a route guard (spec §2.1). */
-export const UNGUARDED_APP_PAGES = [
+/** A person's pages: guarded like /user-dashboard (issue 27), shown to any stored user. */
+export const PERSON_PAGES = [
   { path: '/palm-register', heading: 'Palm Registration' },
   { path: '/transfer', heading: 'Send Money' },
   { path: '/receive', heading: 'Receive Money' },
   { path: '/history', heading: 'Transaction History' },
+] as const;
+
+/** Pages without a route guard (spec §2.1). */
+export const UNGUARDED_APP_PAGES = [
   { path: '/qr-scan', heading: 'Scan QR Code' },
   { path: '/not-me', heading: 'Report a palm payment' },
   { path: '/privacy', heading: 'Privacy' },

@@ -7,6 +7,8 @@ export interface TestUser {
   phone: string | null;
   username: string;
   is_admin: boolean;
+  /** The server's role ('user', 'merchant', 'admin'); older entries have none. */
+  role?: 'user' | 'merchant' | 'admin';
 }
 
 export const shopper: TestUser = {
@@ -23,6 +25,15 @@ export const admin: TestUser = {
   phone: null,
   username: 'admin',
   is_admin: true,
+};
+
+export const storeOwner: TestUser = {
+  id: 'e2e-merchant-1',
+  email: 'chai@e2e.hasta.test',
+  phone: null,
+  username: 'chai point',
+  is_admin: false,
+  role: 'merchant',
 };
 
 /** Writes localStorage entries before any page script runs, on the first document load only. */

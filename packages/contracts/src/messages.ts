@@ -174,6 +174,7 @@ export const messages = {
   palmScanDark: 'The palm picture was too dark. Move to better light and try again.',
   palmScanBright: 'The palm picture was too bright. Move out of direct light and try again.',
   palmScanBlurred: 'The palm picture was blurred. Hold your hand still and try again.',
+  palmScanNotPalm: 'No palm was seen in the picture. Hold your open palm inside the box and try again.',
   palmScansDisagree:
     'The scans did not agree with each other. Hold your palm still inside the box and try again.',
   palmTooManyFailures:

@@ -113,7 +113,7 @@ function rampScore(value: number, bad: number, threshold: number, good: number):
 }
 
 /** Separable Gaussian blur with edges clamped, into a new array. */
-function gaussian(image: Float32Array, side: number, sigma_px: number): Float32Array {
+export function gaussian(image: Float32Array, side: number, sigma_px: number): Float32Array {
   const radius = Math.ceil(3 * sigma_px);
   const kernel = new Float32Array(2 * radius + 1);
   let sum = 0;

@@ -12,6 +12,7 @@ import {
   type ProbeTemplates,
   type ProtectedTemplate,
 } from '@hasta/palm/protect';
+import { palmEvidence } from '@hasta/palm/palm-evidence';
 import { frameQuality, type QualityIssue } from '@hasta/palm/quality';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import { ReplayScan } from '@hasta/palm/replay';
@@ -238,8 +239,9 @@ export class PalmService {
 
   /**
    * Frames of a scan as grey images, checked for size and by the image-only part of the quality gate (the
-   * browser's check is for the person; this one is enforced): exposure, contrast and sharpness. A frame that
-   * fails refuses the whole scan with what to fix, before anything is searched or stored.
+   * browser's check is for the person; this one is enforced): exposure, contrast and sharpness, then whether
+   * it shows a palm at all (packages/palm/src/palm-evidence.ts: a screen, a pattern or noise does not). A
+   * frame that fails refuses the whole scan with what to fix, before anything is searched or stored.
    */
   readFrames(scan: PalmScan): Uint8Array[] {
     if (scan.source === 'demo' && !this.options.demoMode)
@@ -253,6 +255,7 @@ export class PalmService {
       const quality = frameQuality(frame, PALM_ROI_SIZE);
       const issue = quality.issues[0];
       if (issue !== undefined) throw AppError.of('BAD_REQUEST', QUALITY_MESSAGES[issue]);
+      if (!palmEvidence(frame, PALM_ROI_SIZE).palm) throw AppError.of('BAD_REQUEST', 'palmScanNotPalm');
     }
     return frames;
   }

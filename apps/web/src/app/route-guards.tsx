@@ -21,7 +21,8 @@ function RedirectToLogin() {
 }
 
 /**
- * /user-dashboard and /admin need a stored user (spec §2.1); otherwise the visitor goes to /login, which
+ * /user-dashboard, /admin and the person's pages (/palm-register, /transfer, /receive, /history) need a
+ * stored user (spec §2.1, issue 27); otherwise the visitor goes to /login, which
  * remembers where they were going in router state and in `?next=` (so a reload keeps it). A page that is
  * already leaving (page transition), or being left (the router is loading the next page, as after Logout),
  * renders nothing and redirects nowhere.

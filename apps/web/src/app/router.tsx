@@ -164,29 +164,66 @@ export const router = createBrowserRouter([
       page(
         '/palm-register',
         'palmRegister',
-        async () => ({
-          Component: (await import('../features/palm/routes/palm-register')).PalmRegisterRoute,
-        }),
+        async () => {
+          const [{ RequireUser }, { PalmRegisterRoute }] = await Promise.all([
+            import('./route-guards'),
+            import('../features/palm/routes/palm-register'),
+          ]);
+          return {
+            Component: () => (
+              <RequireUser>
+                <PalmRegisterRoute />
+              </RequireUser>
+            ),
+          };
+        },
         { namespaces: ['palmScan'] },
       ),
-      page('/transfer', 'transfer', async () => ({
-        Component: (await import('../features/wallet/routes/transfer')).TransferRoute,
-      })),
+      page('/transfer', 'transfer', async () => {
+        const [{ RequireUser }, { TransferRoute }] = await Promise.all([
+          import('./route-guards'),
+          import('../features/wallet/routes/transfer'),
+        ]);
+        return {
+          Component: () => (
+            <RequireUser>
+              <TransferRoute />
+            </RequireUser>
+          ),
+        };
+      }),
       page(
         '/receive',
         'receive',
         async () => {
-          const [{ ReceiveRoute }, { ReceivePalmAuthentication }] = await Promise.all([
+          const [{ RequireUser }, { ReceiveRoute }, { ReceivePalmAuthentication }] = await Promise.all([
+            import('./route-guards'),
             import('../features/wallet/routes/receive'),
             import('../features/palm/components/receive-palm-authentication'),
           ]);
-          return { Component: () => <ReceiveRoute palmStep={ReceivePalmAuthentication} /> };
+          return {
+            Component: () => (
+              <RequireUser>
+                <ReceiveRoute palmStep={ReceivePalmAuthentication} />
+              </RequireUser>
+            ),
+          };
         },
         { namespaces: ['palmScan'] },
       ),
-      page('/history', 'history', async () => ({
-        Component: (await import('../features/wallet/routes/history')).HistoryRoute,
-      })),
+      page('/history', 'history', async () => {
+        const [{ RequireUser }, { HistoryRoute }] = await Promise.all([
+          import('./route-guards'),
+          import('../features/wallet/routes/history'),
+        ]);
+        return {
+          Component: () => (
+            <RequireUser>
+              <HistoryRoute />
+            </RequireUser>
+          ),
+        };
+      }),
       page('/verify', 'verify', async () => ({
         Component: (await import('../features/receipts/routes/verify')).VerifyRoute,
       })),

@@ -15,6 +15,12 @@ import { SessionsList } from './sessions-list';
 import { disabledClass, primaryButtonClass } from './ui-classes';
 
 /**
+ * The dialog's one toast: each outcome replaces the last (issue 27), so a success never shows beside an
+ * earlier attempt's "All fields are required.".
+ */
+const TOAST_ID = 'change-password';
+
+/**
  * The Change Password dialog of the user dashboard (spec §2.11, §4, §5.5): current, new and confirm fields;
  * problems and the outcome are toasts; the button reads 'Changing...' in flight; success closes the dialog
  * and clears its fields.
@@ -40,11 +46,11 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       }),
     onSuccess: (answer) => {
       storeLogin(answer.user);
-      toast.success(answer.message);
+      toast.success(answer.message, { id: TOAST_ID });
       close();
     },
     onError: (error) => {
-      toast.error(errorMessage(error, messages.failedToChangePassword));
+      toast.error(errorMessage(error, messages.failedToChangePassword), { id: TOAST_ID });
     },
   });
 
@@ -58,7 +64,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           (values) => save.mutate(values),
           (invalid) => {
             const message = formErrorMessage(invalid);
-            if (message !== null) toast.error(message);
+            if (message !== null) toast.error(message, { id: TOAST_ID });
           },
         )}
       >

@@ -6,8 +6,8 @@ import { isAdmin, isMerchant, useStoredUser } from '../lib/auth-storage';
 import { currentLanguage, setLanguage } from '../lib/i18n';
 import { LANGUAGES, isLanguage } from '../lib/i18n-resources';
 import { Logo } from './logo';
-import { APP_LINKS, SITE_LINKS } from './nav-links';
-import type { NavItem } from './nav-links';
+import { SITE_LINKS, appLinksFor } from './nav-links';
+import type { NavItem, NavRole } from './nav-links';
 import { focusRing, primaryButtonClass, secondaryButtonClass } from './ui-classes';
 import { useLogout } from './use-logout';
 
@@ -149,9 +149,20 @@ function LanguageSwitch() {
   );
 }
 
-/** The fixed navigation bar (spec §2.2). Below the lg breakpoint the links move into a toggled menu. */
+/** The signed-in visitor's role for the navigation (null: signed out). */
+function useNavRole(): NavRole | null {
+  const user = useStoredUser();
+  if (user === null) return null;
+  return isAdmin(user) ? 'admin' : isMerchant(user) ? 'merchant' : 'person';
+}
+
+/**
+ * The fixed navigation bar (spec §2.2). Below the lg breakpoint the links move into a toggled menu. The app
+ * links follow the role (`appLinksFor`): none signed out, a person's own, a store's, an admin's.
+ */
 export function Navbar() {
   const { t } = useTranslation();
+  const appLinks = appLinksFor(useNavRole());
   const { pathname } = useLocation();
   // The menu belongs to the page it was opened on, so any navigation closes it without an effect.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -203,17 +214,19 @@ export function Navbar() {
         </button>
       </div>
 
-      <div className="hidden border-t border-slate-100 bg-slate-50/80 lg:block">
-        <nav
-          aria-label={t('nav.app')}
-          className="mx-auto flex h-11 max-w-7xl items-center gap-3 px-4 sm:px-6 lg:px-8"
-        >
-          <span className="text-xs font-semibold uppercase tracking-wider text-slate-600">
-            {t('nav.appHeading')}
-          </span>
-          <NavList items={APP_LINKS} size="sm" />
-        </nav>
-      </div>
+      {appLinks.length === 0 ? null : (
+        <div className="hidden border-t border-slate-100 bg-slate-50/80 lg:block">
+          <nav
+            aria-label={t('nav.app')}
+            className="mx-auto flex h-11 max-w-7xl items-center gap-3 px-4 sm:px-6 lg:px-8"
+          >
+            <span className="text-xs font-semibold uppercase tracking-wider text-slate-600">
+              {t('nav.appHeading')}
+            </span>
+            <NavList items={appLinks} size="sm" />
+          </nav>
+        </div>
+      )}
 
       <nav
         id={MOBILE_MENU_ID}
@@ -227,12 +240,16 @@ export function Navbar() {
         <div className="mt-2">
           <NavList items={SITE_LINKS} size="lg" onNavigate={closeMenu} />
         </div>
-        <p className="mt-6 px-3 text-xs font-semibold uppercase tracking-wider text-slate-600">
-          {t('nav.appHeading')}
-        </p>
-        <div className="mt-2">
-          <NavList items={APP_LINKS} size="lg" onNavigate={closeMenu} />
-        </div>
+        {appLinks.length === 0 ? null : (
+          <>
+            <p className="mt-6 px-3 text-xs font-semibold uppercase tracking-wider text-slate-600">
+              {t('nav.appHeading')}
+            </p>
+            <div className="mt-2">
+              <NavList items={appLinks} size="lg" onNavigate={closeMenu} />
+            </div>
+          </>
+        )}
         <div className="mt-6 border-t border-slate-200 px-3 pt-6">
           <AuthActions stacked onNavigate={closeMenu} />
         </div>

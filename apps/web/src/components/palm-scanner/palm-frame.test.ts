@@ -9,7 +9,9 @@ import {
   detailPattern,
   guideBox,
   judgeLook,
+  MAX_NOT_SKIN_SHARE,
   mostFrequent,
+  notSkinShare,
   ScanDeadline,
   roiFromRgba,
   workingSide,
@@ -213,5 +215,47 @@ describe('the scan’s time limit', () => {
     expect(deadline.expired(1_004)).toBe(false);
     expect(deadline.expired(1_005)).toBe(true);
     expect(() => new ScanDeadline<string>(0, () => false)).toThrow(RangeError);
+  });
+});
+
+describe('only a palm is taken', () => {
+  /** Chromium's fake camera in the guide box: its green ground (grey 79) and the turning disc (174). */
+  const testPattern = (angle: number): Uint8Array =>
+    Uint8Array.from({ length: PALM_ROI_BYTES }, (_, i) => {
+      const x = i % PALM_ROI_SIZE;
+      const y = Math.floor(i / PALM_ROI_SIZE);
+      const inside = Math.hypot(x - 64, y - 64) < 52 && Math.atan2(y - 64, x - 64) + Math.PI > angle;
+      return inside ? 174 : 79;
+    });
+
+  it('says a still test pattern is not a palm, though it is lit, contrasted and sharp', () => {
+    const first = judgeLook(testPattern(1), null);
+    const still = judgeLook(testPattern(1), first.detail);
+    expect(still).toMatchObject({ quality: 'not-palm', score: 0 });
+  });
+
+  it('takes a palm the same way as before', () => {
+    const palm = renderSample(createIdentity(7, 5), 2, 'medium', PALM_ROI_SIZE);
+    expect(judgeLook(palm, judgeLook(palm, null).detail).quality).toBe('ok');
+  });
+
+  /** An RGBA picture of one colour. */
+  const filled = (r: number, g: number, b: number): Uint8ClampedArray =>
+    Uint8ClampedArray.from({ length: 64 * 4 }, (_, i) => [r, g, b, 255][i % 4]!);
+
+  it('judges colour before the grey crop: the fake camera’s green is no skin; skin tones and grey may be', () => {
+    expect(notSkinShare(filled(30, 184, 9))).toBe(1);
+    expect(notSkinShare(filled(40, 90, 200))).toBe(1);
+    const skins: [number, number, number][] = [
+      [224, 172, 140],
+      [160, 118, 96],
+      [96, 64, 48],
+      [141, 85, 36],
+    ];
+    for (const [r, g, b] of skins) expect(notSkinShare(filled(r, g, b)), `${r},${g},${b}`).toBe(0);
+    // A monochrome camera, or grey light: no colour says nothing against a palm.
+    expect(notSkinShare(filled(128, 128, 128))).toBe(0);
+    expect(notSkinShare(filled(30, 184, 9))).toBeGreaterThan(MAX_NOT_SKIN_SHARE);
+    expect(() => notSkinShare(new Uint8ClampedArray(3))).toThrow(RangeError);
   });
 });

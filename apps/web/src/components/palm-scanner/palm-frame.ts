@@ -1,4 +1,5 @@
 import { PALM_GUIDE_BOX_FRACTION, PALM_ROI_BYTES, PALM_ROI_SIZE } from '@hasta/contracts/palm';
+import { palmEvidence } from '@hasta/palm/palm-evidence';
 import { frameQuality } from '@hasta/palm/quality';
 import type { FramePose, QualityIssue } from '@hasta/palm/quality';
 
@@ -67,7 +68,16 @@ export function bytesToBase64(bytes: Uint8Array): string {
  * gate's (`judgeLook`, packages/palm/src/quality.ts).
  */
 export type PalmQuality =
-  'ok' | 'too-dark' | 'too-bright' | 'no-palm' | 'moving' | 'blurry' | 'tilted' | 'too-far' | 'out-of-frame';
+  | 'ok'
+  | 'too-dark'
+  | 'too-bright'
+  | 'no-palm'
+  | 'not-palm'
+  | 'moving'
+  | 'blurry'
+  | 'tilted'
+  | 'too-far'
+  | 'out-of-frame';
 
 /** Average grey below which the palm is too dark to show its lines. */
 export const DARK_MEAN_GREY = 45;
@@ -195,7 +205,8 @@ export interface LookVerdict extends FrameAssessment {
 
 /**
  * Whether a look is taken, and if not what to fix first: the light and a palm in the picture (`assessRoi`),
- * then the quality gate's exposure, contrast and pose (how the hand is held: `pose`, from its landmarks),
+ * then whether what is there is a palm at all (`palmEvidence`: a screen, a pattern or noise is not; the
+ * server checks it again), then the quality gate's exposure, contrast and pose (how the hand is held: `pose`, from its landmarks),
  * then holding it still (`assessRoi`'s motion check), then its sharpness. Only a look that passes both
  * `assessRoi` and `frameQuality` may become a frame of a scan, so the server, which checks the picture
  * again with `frameQuality`, accepts every frame the scanner sends.
@@ -207,6 +218,8 @@ export function judgeLook(
 ): LookVerdict {
   const assessment = assessRoi(roi, previousDetail);
   if (assessment.quality !== 'ok' && assessment.quality !== 'moving') return { ...assessment, score: 0 };
+  if (!palmEvidence(roi, PALM_ROI_SIZE).palm)
+    return { quality: 'not-palm', detail: assessment.detail, score: 0 };
   const gate = frameQuality(roi, PALM_ROI_SIZE, pose);
   const first = gate.issues.find((issue) => issue !== 'blurry');
   let quality: PalmQuality = assessment.quality;
@@ -264,3 +277,32 @@ export class ScanDeadline<Reason> {
     return mostFrequent(this.#failures);
   }
 }
+
+/**
+ * Share of an RGBA picture's pixels whose colour no skin has: clearly coloured (chroma above
+ * SKIN_GREY_CHROMA) and not in skin's reddish hues (Cr below SKIN_MIN_CR or Cb above SKIN_MAX_CB, BT.601).
+ * Grey and weakly coloured pixels count as possible skin: a monochrome camera, or a white balance gone
+ * wrong, is not evidence against a palm. Chromium's fake camera (saturated green) is almost all not skin.
+ */
+export function notSkinShare(rgba: Uint8ClampedArray): number {
+  if (rgba.length === 0 || rgba.length % 4 !== 0) throw new RangeError('not RGBA pixel data');
+  let notSkin = 0;
+  for (let i = 0; i < rgba.length; i += 4) {
+    const r = rgba[i]!;
+    const g = rgba[i + 1]!;
+    const b = rgba[i + 2]!;
+    const cb = -0.1687 * r - 0.3313 * g + 0.5 * b;
+    const cr = 0.5 * r - 0.4187 * g - 0.0813 * b;
+    if (Math.hypot(cb, cr) > SKIN_GREY_CHROMA && (cr < SKIN_MIN_CR || cb > SKIN_MAX_CB)) notSkin += 1;
+  }
+  return notSkin / (rgba.length / 4);
+}
+
+/** Chroma (distance from grey, of 128) up to which a pixel's colour says nothing. */
+export const SKIN_GREY_CHROMA = 15;
+/** Skin is reddish: Cr (red minus luma, centred) at least about 0 under any common light. */
+export const SKIN_MIN_CR = -3;
+/** Skin is not blue: Cb (blue minus luma, centred) at most this. */
+export const SKIN_MAX_CB = 12;
+/** The guide box shows no palm when more than this share of it has a colour no skin has. */
+export const MAX_NOT_SKIN_SHARE = 0.5;

@@ -18,7 +18,16 @@ import { CameraUnavailable } from '../camera-unavailable';
 import { primaryButtonClass, secondaryButtonClass } from '../ui-classes';
 import { DemoGateError, demoFrames } from './demo-palm';
 import { fetchPalmConfig, palmConfigQueryKey } from './palm-config';
-import { ScanDeadline, bytesToBase64, guideBox, judgeLook, roiFromRgba, workingSide } from './palm-frame';
+import {
+  MAX_NOT_SKIN_SHARE,
+  ScanDeadline,
+  bytesToBase64,
+  guideBox,
+  judgeLook,
+  notSkinShare,
+  roiFromRgba,
+  workingSide,
+} from './palm-frame';
 import type { PalmQuality } from './palm-frame';
 import type { HandTracker, TrackedHand } from './hand-landmarks';
 
@@ -100,6 +109,8 @@ export function PalmScanner(props: PalmScannerProps) {
   const { t } = useTranslation('palmScan');
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [attempt, setAttempt] = useState(0);
+  /** Whether the camera could not be opened: only then is the demo offered in its place. */
+  const [noCamera, setNoCamera] = useState(false);
   const busy = useRef(false);
   const mounted = useRef(true);
   const demoTimer = useRef<number | undefined>(undefined);
@@ -181,8 +192,9 @@ export function PalmScanner(props: PalmScannerProps) {
             guideBoxOnly={guideBoxOnly}
             onCaptured={(frames, roi) => void submit({ frames, source: 'camera', roi })}
             onGaveUp={gaveUp}
+            onCameraFailed={setNoCamera}
           />
-          {demoAllowed ? (
+          {demoAllowed && noCamera ? (
             <DemoOption
               hands={props.purpose === 'register' ? [props.hand] : ['left', 'right']}
               onRun={runDemo}
@@ -225,6 +237,7 @@ const SERVER_QUALITY_MESSAGES = [
   'palmScanBright',
   'palmScanBlurred',
   'palmScanUnclear',
+  'palmScanNotPalm',
 ] as const;
 
 function localisedServerMessage(t: TFunction<'palmScan'>, message: string): string {
@@ -247,12 +260,15 @@ type TrackerState = 'off' | 'loading' | 'ready' | 'unavailable';
 
 type CameraState = 'starting' | 'live' | 'failed';
 
-/** Draws the guide box of the camera frame into a working canvas and returns the grey ROI. */
+/**
+ * Draws the guide box of the camera frame into a working canvas and returns the grey ROI, with whether the
+ * box's colours could be skin (judged before the grey crop: a green screen is no palm, whatever its grey).
+ */
 function lookAtGuideBox(
   video: HTMLVideoElement,
   canvas: HTMLCanvasElement,
   context: CanvasRenderingContext2D,
-): Uint8Array {
+): { roi: Uint8Array; skinColoured: boolean } {
   const box = guideBox(video.videoWidth, video.videoHeight);
   const side = workingSide(box.side);
   if (canvas.width !== side) {
@@ -262,7 +278,11 @@ function lookAtGuideBox(
   context.imageSmoothingEnabled = true;
   context.imageSmoothingQuality = 'high';
   context.drawImage(video, box.x, box.y, box.side, box.side, 0, 0, side, side);
-  return roiFromRgba(context.getImageData(0, 0, side, side).data, side);
+  const rgba = context.getImageData(0, 0, side, side).data;
+  const skinColoured = notSkinShare(rgba) <= MAX_NOT_SKIN_SHARE;
+  const roi = roiFromRgba(rgba, side);
+  rgba.fill(0);
+  return { roi, skinColoured };
 }
 
 /** The camera frame drawn at its tracking size into a canvas (landmarks and pixels then match exactly). */
@@ -307,8 +327,11 @@ function squarePoints(roi: PalmRoi, scale: number): string {
 function CameraScan({
   onCaptured,
   onGaveUp,
+  onCameraFailed,
   guideBoxOnly,
 }: {
+  /** Whether the camera failed to open (true) or is starting or live again (false). */
+  onCameraFailed: (failed: boolean) => void;
   /** The frames of one scan, and how they were all cut (the server orients guide-box frames itself). */
   onCaptured: (frames: string[], roi: RoiMode) => void;
   /** No scan within SCAN_TIME_LIMIT_MS of a palm first seen: the reason that kept a look out most often. */
@@ -328,6 +351,8 @@ function CameraScan({
   const [cameraAttempt, setCameraAttempt] = useState(0);
   const captureDone = useEffectEvent((frames: string[], roi: RoiMode) => onCaptured(frames, roi));
   const timedOut = useEffectEvent((reason: Feedback | null) => onGaveUp(reason));
+  const cameraFailed = useEffectEvent((failed: boolean) => onCameraFailed(failed));
+  useEffect(() => cameraFailed(camera === 'failed'), [camera]);
 
   useEffect(() => {
     let stopped = false;
@@ -406,10 +431,15 @@ function CameraScan({
       let lastHandAt = -Infinity;
       const startedAt = performance.now();
       let looks = 0;
+      /** Looks at the camera frame of any kind (shown on the preview, for tests and support). */
+      let allLooks = 0;
       let trackedLooks = 0;
       let handsFound = 0;
-      /** The time limit, from the first look that shows something palm-like (an empty box is waiting). */
-      const deadline = new ScanDeadline<Feedback>(SCAN_TIME_LIMIT_MS, (reason) => reason === 'no-palm');
+      /** The time limit, from the first look that shows something palm-like (an empty box, or one with no palm, is waiting). */
+      const deadline = new ScanDeadline<Feedback>(
+        SCAN_TIME_LIMIT_MS,
+        (reason) => reason === 'no-palm' || reason === 'not-palm',
+      );
       const refused = (reason: Feedback, now: number) => deadline.refused(reason, now);
       /** Whether the scan ran out of time (it then stops and says what kept failing). */
       const outOfTime = (now: number): boolean => {
@@ -496,6 +526,8 @@ function CameraScan({
         if (stopped) return;
         if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA && video.videoWidth > 0) {
           const { videoWidth: width, videoHeight: height } = video;
+          allLooks += 1;
+          if (previewRef.current !== null) previewRef.current.dataset['looks'] = String(allLooks);
           setFrame((known) => (known.width === width && known.height === height ? known : { width, height }));
           const tracked = await track(performance.now());
           if (stopped) return;
@@ -524,10 +556,19 @@ function CameraScan({
             // A look that missed the hand: wait for the next before falling back to the box.
           } else {
             switchMode('guide-box');
-            const roi = lookAtGuideBox(video, canvas, context);
-            const done = judge(roi, now);
-            roi.fill(0);
-            if (done) return;
+            const { roi, skinColoured } = lookAtGuideBox(video, canvas, context);
+            if (skinColoured) {
+              const done = judge(roi, now);
+              roi.fill(0);
+              if (done) return;
+            } else {
+              // In the box without a tracked hand, a palm must also look like skin before its grey is judged.
+              roi.fill(0);
+              previous = null;
+              setQuality('not-palm');
+              refused('not-palm', now);
+              notGood(now);
+            }
           }
           if (outOfTime(now)) return;
         }

@@ -23,11 +23,23 @@ export const common = {
     palmRegister: 'Palm Register',
     pay: 'Pay',
     receive: 'Receive',
+    history: 'History',
+    storeDashboard: 'Store Dashboard',
+    myWallet: 'My Wallet',
     launchApp: 'Launch App',
     adminPage: 'Admin Page',
     userPage: 'User Page',
     storePage: 'Store Page',
     logout: 'Logout',
+  },
+  /** What the person's screens say about an outcome (issue 27): where a code went, what was done. */
+  flow: {
+    codeSentTo:
+      'Code sent to {{destination}} to send {{amount}} to {{receiver}}. It pays only this transfer.',
+    codeSent: 'Code sent to send {{amount}} to {{receiver}}. It pays only this transfer.',
+    moneySentDetail: 'Sent {{amount}} to {{receiver}}.',
+    redirecting: 'Taking you to your dashboard...',
+    toDashboard: 'Go to my dashboard now',
   },
   footer: {
     tagline:

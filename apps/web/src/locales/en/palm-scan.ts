@@ -10,6 +10,7 @@ export const palmScan = {
     'too-dark': 'Too dark: move to better light.',
     'too-bright': 'Too bright: move out of direct light.',
     'no-palm': 'No palm in the box: hold your palm flat inside the box.',
+    'not-palm': 'That does not look like a palm: hold your open palm inside the box.',
     moving: 'Hold still.',
     blurry: 'Hold still: the picture is blurred.',
     tilted: 'Hold your palm flat, facing the camera.',
@@ -22,6 +23,22 @@ export const palmScan = {
     rotated: 'Hold your hand upright, fingers pointing up.',
   },
   /** The scan stopped at its time limit without enough good pictures; `hint` is what failed most often. */
+  /** The screen the payer looks at before a palm payment, and what it says once paid (issue 27). */
+  pay: {
+    prompt: 'Pay {{amount}} to {{payee}}',
+    payerHint: 'Payer: hold your open palm inside the box to pay.',
+    received: 'Received {{amount}} from {{payer}}.',
+    receivedAmount: 'Received {{amount}}.',
+  },
+  /** Palm registration's success, agreeing with the progress (issue 27). */
+  registered: {
+    oneOfTwo:
+      '1 of 2 hands registered. You can register your {{other}} hand now, or later from your dashboard.',
+    registerOther: 'Register my {{other}} hand now',
+    both: '2 of 2 hands registered.',
+    left: 'left',
+    right: 'right',
+  },
   timedOut:
     'The scan stopped: in {{seconds}} seconds there were not enough clear pictures of your palm. What kept failing: {{hint}}',
   /** The server's answers about a scan's pictures (the catalogue's texts, verbatim in English). */
@@ -30,5 +47,6 @@ export const palmScan = {
     palmScanBright: messages.palmScanBright as string,
     palmScanBlurred: messages.palmScanBlurred as string,
     palmScanUnclear: messages.palmScanUnclear as string,
+    palmScanNotPalm: messages.palmScanNotPalm as string,
   },
 };

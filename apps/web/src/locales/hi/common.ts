@@ -23,11 +23,22 @@ export const common: typeof english = {
     palmRegister: 'हथेली रजिस्टर करें',
     pay: 'भुगतान करें',
     receive: 'पैसे पाएँ',
+    history: 'इतिहास',
+    storeDashboard: 'स्टोर डैशबोर्ड',
+    myWallet: 'मेरा वॉलेट',
     launchApp: 'ऐप खोलें',
     adminPage: 'एडमिन पेज',
     userPage: 'यूज़र पेज',
     storePage: 'स्टोर पेज',
     logout: 'लॉग आउट',
+  },
+  flow: {
+    codeSentTo:
+      'कोड {{destination}} पर भेजा गया, {{receiver}} को {{amount}} भेजने के लिए। यह सिर्फ़ इसी ट्रांसफ़र का भुगतान करता है।',
+    codeSent: 'कोड भेजा गया, {{receiver}} को {{amount}} भेजने के लिए। यह सिर्फ़ इसी ट्रांसफ़र का भुगतान करता है।',
+    moneySentDetail: '{{receiver}} को {{amount}} भेजे गए।',
+    redirecting: 'आपको आपके डैशबोर्ड पर ले जा रहे हैं...',
+    toDashboard: 'अभी मेरे डैशबोर्ड पर जाएँ',
   },
   footer: {
     tagline: 'भारत के लिए हथेली से भुगतान: हाथ से खुलने वाला रुपये का वॉलेट, और ऐसी सहमति जिसे आप जाँच सकें।',

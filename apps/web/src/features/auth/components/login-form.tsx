@@ -88,12 +88,15 @@ export function LoginForm() {
     return value === null ? null : { channel, value };
   };
 
+  // One message per outcome: a step's toast (the code was sent) does not follow the person into the next.
   const goTo = (next: Mode): void => {
+    toast.dismiss();
     setProblem(null);
     setMode(next);
   };
 
   const complete = (user: PublicUser, knownPassword: string | null): void => {
+    toast.dismiss();
     setProblem(null);
     if (user.must_change_password) {
       setMustChange({ user, password: knownPassword });

@@ -68,7 +68,9 @@ export function RegisterFlow() {
     defaultValues: { username: '', contact: link?.contact.value ?? '' },
   });
 
+  // One message per outcome: a step's toast (the code was sent) does not follow the person into the next.
   const goTo = (next: Step): void => {
+    toast.dismiss();
     setProblem(null);
     setStep(next);
   };
@@ -78,8 +80,8 @@ export function RegisterFlow() {
     onSuccess: (answer, target) => {
       setContact(target);
       countdown.start(answer.resend_after_s);
-      toast(sentText(target));
       if (step === 'form') goTo('check-email');
+      toast(sentText(target));
     },
     onError: (error) => {
       const message = errorMessage(error, messages.failedToSendVerificationCode);
@@ -132,6 +134,65 @@ export function RegisterFlow() {
     const timer = window.setTimeout(() => void navigate('/user-dashboard'), SIGNUP_REDIRECT_MS);
     return () => window.clearTimeout(timer);
   }, [step, navigate]);
+
+  /**
+   * The code's form: on the otp step, and already on check-email (issue 27), where the code can be typed at
+   * once without pressing Enter Code Manually first.
+   */
+  const codeForm = (target: Contact, onOtpStep: boolean) => (
+    <form
+      noValidate
+      className="space-y-5"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const code = codeOf(digits);
+        if (!isCompleteCode(code)) {
+          setProblem({ field: 'code', message: messages.enterSixDigitVerificationCode });
+          return;
+        }
+        setProblem(null);
+        verify.mutate({ target, secret: { otp: code } });
+      }}
+    >
+      {onOtpStep ? (
+        <p className="text-slate-700">
+          Enter the 6-digit code sent to <strong className="text-slate-900">{target.value}</strong>.
+        </p>
+      ) : null}
+      {verify.isPending && link !== null && codeOf(digits) === '' ? (
+        <FormStatus message="Verifying your link..." />
+      ) : null}
+      <OtpInput
+        legend="Verification code"
+        digits={digits}
+        onChange={setDigits}
+        invalid={problem?.field === 'code'}
+        errorId={errorId}
+        disabled={verify.isPending}
+        autoFocus
+      />
+      <FormAlert id={errorId} message={problem?.message ?? null} />
+      <div className="flex flex-wrap items-center gap-4">
+        <button
+          type="submit"
+          className={`${primaryButtonClass} ${disabledClass}`}
+          disabled={verify.isPending}
+        >
+          {verify.isPending ? 'Verifying...' : 'Verify Code'}
+        </button>
+        <ResendButton
+          secondsLeft={countdown.secondsLeft}
+          pending={send.isPending}
+          onResend={() => send.mutate(target)}
+        />
+        {onOtpStep ? (
+          <button type="button" className={linkButtonClass} onClick={() => goTo('check-email')}>
+            Back to Email
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
 
   const title: Record<Step, string> = {
     form: 'Your details',
@@ -196,6 +257,7 @@ export function RegisterFlow() {
               ? ' Open the link in the email to continue, or enter the code here.'
               : ' Enter the code from the message to continue.'}
           </p>
+          {codeForm(contact, false)}
           <div className="flex flex-wrap items-center gap-4">
             <button type="button" className={primaryButtonClass} onClick={() => goTo('otp')}>
               Enter Code Manually
@@ -215,56 +277,7 @@ export function RegisterFlow() {
         </div>
       ) : null}
 
-      {step === 'otp' && contact !== null ? (
-        <form
-          noValidate
-          className="space-y-5"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const code = codeOf(digits);
-            if (!isCompleteCode(code)) {
-              setProblem({ field: 'code', message: messages.enterSixDigitVerificationCode });
-              return;
-            }
-            setProblem(null);
-            verify.mutate({ target: contact, secret: { otp: code } });
-          }}
-        >
-          <p className="text-slate-700">
-            Enter the 6-digit code sent to <strong className="text-slate-900">{contact.value}</strong>.
-          </p>
-          {verify.isPending && link !== null && codeOf(digits) === '' ? (
-            <FormStatus message="Verifying your link..." />
-          ) : null}
-          <OtpInput
-            legend="Verification code"
-            digits={digits}
-            onChange={setDigits}
-            invalid={problem?.field === 'code'}
-            errorId={errorId}
-            disabled={verify.isPending}
-            autoFocus
-          />
-          <FormAlert id={errorId} message={problem?.message ?? null} />
-          <div className="flex flex-wrap items-center gap-4">
-            <button
-              type="submit"
-              className={`${primaryButtonClass} ${disabledClass}`}
-              disabled={verify.isPending}
-            >
-              {verify.isPending ? 'Verifying...' : 'Verify Code'}
-            </button>
-            <ResendButton
-              secondsLeft={countdown.secondsLeft}
-              pending={send.isPending}
-              onResend={() => send.mutate(contact)}
-            />
-            <button type="button" className={linkButtonClass} onClick={() => goTo('check-email')}>
-              Back to Email
-            </button>
-          </div>
-        </form>
-      ) : null}
+      {step === 'otp' && contact !== null ? codeForm(contact, true) : null}
 
       {step === 'password' && contact !== null ? (
         <RegisterPasswordStep

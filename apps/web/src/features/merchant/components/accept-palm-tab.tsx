@@ -16,7 +16,10 @@ export interface PalmPaymentScannerProps {
   amountPaise: bigint;
   /** The amount as typed and checked ("250.5"), for display and the request. */
   amountText: string;
-  onPaid: () => void;
+  /** The store as the customer sees it before paying ("Pay ₹150.00 to Chai Point"). */
+  payeeName: string;
+  /** Paid: what arrived and from whom, in words (shown with the success). */
+  onPaid: (summary: string) => void;
   onCancel: () => void;
   /** Offers a QR code for the amount instead (when the customer cannot use the palm scanner). */
   onUseQr: () => void;
@@ -27,10 +30,12 @@ type Step =
   | { kind: 'idle' }
   | { kind: 'amount' }
   | { kind: 'scan'; paise: bigint; text: string }
-  | { kind: 'done'; text: string };
+  | { kind: 'done'; text: string; summary: string };
 
 interface AcceptPalmTabProps {
   scanner: PalmPaymentScanner | undefined;
+  /** The store's name: the payee the customer reads before paying. */
+  storeName: string;
   /** Offers a QR code for the amount instead (opens Generate QR with it). */
   onUseQr: (amountText: string) => void;
   /** A payment was taken: the figures and lists should load again. */
@@ -38,7 +43,7 @@ interface AcceptPalmTabProps {
 }
 
 /** Accept Palm tab (spec §2.16, §4 "Merchant palm payment form", §5.9): amount, palm scan, success. */
-export function AcceptPalmTab({ scanner: Scanner, onUseQr, onPaid }: AcceptPalmTabProps) {
+export function AcceptPalmTab({ scanner: Scanner, storeName, onUseQr, onPaid }: AcceptPalmTabProps) {
   const alertId = useId();
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [amount, setAmount] = useState('');
@@ -142,8 +147,9 @@ export function AcceptPalmTab({ scanner: Scanner, onUseQr, onPaid }: AcceptPalmT
               <Scanner
                 amountPaise={step.paise}
                 amountText={step.text}
-                onPaid={() => {
-                  setStep({ kind: 'done', text: step.text });
+                payeeName={storeName}
+                onPaid={(summary) => {
+                  setStep({ kind: 'done', text: step.text, summary });
                   onPaid();
                 }}
                 onCancel={() => setStep({ kind: 'amount' })}
@@ -160,6 +166,11 @@ export function AcceptPalmTab({ scanner: Scanner, onUseQr, onPaid }: AcceptPalmT
             {messages.transactionSuccessful}
           </h3>
           <p className="mt-2 text-slate-700">{messages.paymentProcessed}</p>
+          {step.summary === '' ? null : (
+            <p className="mt-1 font-semibold text-slate-900" data-testid="payment-summary">
+              {step.summary}
+            </p>
+          )}
           <button type="button" className={`${primaryButtonClass} mt-4`} onClick={close}>
             Close
           </button>

@@ -108,6 +108,7 @@ export function StoreDashboardRoute({ palmScanner }: StoreDashboardRouteProps) {
               {tab === 'accept-palm' ? (
                 <AcceptPalmTab
                   scanner={palmScanner}
+                  storeName={data?.store_name ?? ''}
                   onUseQr={(amountText) => {
                     setQrAmount(amountText);
                     setTab('generate-qr');

@@ -2,6 +2,8 @@ import { messages } from '@hasta/contracts/messages';
 import { formatInr } from '@hasta/ledger/money';
 
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import type { PalmScanOutcome } from '../../../components/palm-scanner/palm-scanner';
@@ -16,6 +18,8 @@ export interface ReceivePalmAuthenticationProps {
   /** The signed-in receiver's own contacts (the server checks they are the caller's). */
   receiverEmail: string | null;
   receiverPhone: string | null;
+  /** The receiver as the payer sees them on this screen ("Asha K."). */
+  payeeName: string;
   /** The money arrived: the page reloads its figures and goes back. */
   onReceived: () => void;
 }
@@ -24,16 +28,19 @@ export interface ReceivePalmAuthenticationProps {
  * The /receive palm step (spec §2.15, §4 "Receive"): the scanner in authentication mode identifies the payer
  * by their palm among all registered palms, and the amount moves from them to the signed-in receiver
  * (POST /Palm/authenticate; up to the palm limit the palm is the only factor, above it the payer's code
- * confirms: decision 022). Success says 'Authentication successful!' and
- * 'You can now receive funds.'; failure shows the server's message (or 'Authentication failed. Please try
+ * confirms: decision 022). Before the scan the payer reads what they pay and to whom ("Pay ₹200.00 to Asha K.");
+ * success says 'Authentication successful!' with the server's answer put in words: the amount received and
+ * from whom (masked); failure shows the server's message (or 'Authentication failed. Please try
  * again.') and Try Again.
  */
 export function ReceivePalmAuthentication({
   amountText,
   receiverEmail,
   receiverPhone,
+  payeeName,
   onReceived,
 }: ReceivePalmAuthenticationProps) {
+  const { t, i18n } = useTranslation('palmScan');
   const codeStep = usePalmCodeStep();
   const [paid, setPaid] = useState<PalmScanOutcome | null>(null);
 
@@ -51,7 +58,7 @@ export function ReceivePalmAuthentication({
         confirmation={codeStep.waiting.confirmation}
         message={codeStep.waiting.message}
         onPaid={(answer) => {
-          setPaid(receivedOutcome(answer));
+          setPaid(receivedOutcome(t, answer, i18n.language));
           onReceived();
         }}
         onClosed={codeStep.onClosed}
@@ -60,17 +67,14 @@ export function ReceivePalmAuthentication({
   }
   return (
     <div className="space-y-4">
-      <p className="text-slate-700">
-        Ask the payer to hold their palm inside the box: {formatInr(amountText, 'en-IN')} moves from their
-        wallet to yours.
-      </p>
+      <PayPrompt amountText={amountText} payee={payeeName} />
       <PalmScanner
         purpose="authenticate"
         errorFallback={messages.authenticationFailedRetry}
         onScan={async (scan) => {
           const answer = await authenticatePalmPayment({ amountText, receiverEmail, receiverPhone, scan });
           if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
-          return receivedOutcome(answer);
+          return receivedOutcome(t, answer, i18n.language);
         }}
         onSuccess={() => {
           if (codeStep.paidByScan()) onReceived();
@@ -80,11 +84,37 @@ export function ReceivePalmAuthentication({
   );
 }
 
-/** 'Authentication successful!' and 'You can now receive funds. Received ₹X from Y.' */
-function receivedOutcome(answer: PalmPaymentAnswer): PalmScanOutcome {
+/**
+ * What the payer reads before a palm payment, on the receiver's screen or the store's: the amount and the
+ * payee ("Pay ₹200.00 to Asha K."), then what to do.
+ */
+export function PayPrompt({ amountText, payee }: { amountText: string; payee: string }) {
+  const { t, i18n } = useTranslation('palmScan');
+  const amount = formatInr(amountText, i18n.language === 'hi' ? 'hi-IN' : 'en-IN');
+  return (
+    <div className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3">
+      <p className="text-xl font-bold text-emerald-950" data-testid="pay-prompt">
+        {t('pay.prompt', { amount, payee })}
+      </p>
+      <p className="mt-1 text-emerald-950">{t('pay.payerHint')}</p>
+    </div>
+  );
+}
+
+/** A palm payment's result in words: the amount received and from whom, as the server lets them be seen. */
+export function receivedLine(t: TFunction<'palmScan'>, answer: PalmPaymentAnswer, language: string): string {
   // The payer as the server lets a receiver see them: their initial and a masked address ("A. a•••@d•••").
   const { from_user_name: name, from_user_email: address } = answer.transaction;
-  const from = address === null ? null : name === undefined ? address : `${name} ${address}`;
-  const received = `Received ${formatInr(answer.transaction.amount, 'en-IN')}${from === null ? '' : ` from ${from}`}.`;
-  return { title: messages.authenticationSuccessful, detail: `${messages.canReceiveFunds} ${received}` };
+  const payer = address === null ? null : name === undefined ? address : `${name} ${address}`;
+  const amount = formatInr(answer.transaction.amount, language === 'hi' ? 'hi-IN' : 'en-IN');
+  return payer === null ? t('pay.receivedAmount', { amount }) : t('pay.received', { amount, payer });
+}
+
+/** 'Authentication successful!' and what arrived: "Received ₹X from Y." */
+function receivedOutcome(
+  t: TFunction<'palmScan'>,
+  answer: PalmPaymentAnswer,
+  language: string,
+): PalmScanOutcome {
+  return { title: messages.authenticationSuccessful, detail: receivedLine(t, answer, language) };
 }

@@ -1,10 +1,13 @@
 import { messages } from '@hasta/contracts/messages';
 import { formatInr } from '@hasta/ledger/money';
 
+import { useTranslation } from 'react-i18next';
+
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import { secondaryButtonClass } from '../../../components/ui-classes';
 import { takeStorePalmPayment } from '../api/palm';
 import { PalmPaymentCode, usePalmCodeStep } from './palm-payment-code';
+import { PayPrompt, receivedLine } from './receive-palm-authentication';
 
 /** What the merchant dashboard's Accept Palm tab gives its scanner (its `PalmPaymentScannerProps`). */
 export interface StorePalmScannerProps {
@@ -12,7 +15,10 @@ export interface StorePalmScannerProps {
   amountPaise: bigint;
   /** The amount as typed and checked ("250.5"). */
   amountText: string;
-  onPaid: () => void;
+  /** The store as the customer sees it before paying. */
+  payeeName: string;
+  /** Paid: what arrived and from whom, in words ("Received ₹150.00 from A. a•••@d•••."). */
+  onPaid: (summary: string) => void;
   onCancel: () => void;
   /** Offers a QR code for the amount instead. */
   onUseQr: () => void;
@@ -24,32 +30,39 @@ export interface StorePalmScannerProps {
  * Success is shown by the tab ('Transaction Successful!'); a failure
  * here, with Try Again. Cancel returns to the amount.
  */
-export function StorePalmScanner({ amountText, onPaid, onCancel, onUseQr }: StorePalmScannerProps) {
+export function StorePalmScanner({
+  amountText,
+  payeeName,
+  onPaid,
+  onCancel,
+  onUseQr,
+}: StorePalmScannerProps) {
+  const { t, i18n } = useTranslation('palmScan');
   const codeStep = usePalmCodeStep();
   if (codeStep.waiting !== null) {
     return (
       <PalmPaymentCode
         confirmation={codeStep.waiting.confirmation}
         message={codeStep.waiting.message}
-        onPaid={() => onPaid()}
+        onPaid={(answer) => onPaid(receivedLine(t, answer, i18n.language))}
         onClosed={codeStep.onClosed}
       />
     );
   }
   return (
     <div className="space-y-4">
-      <p className="text-slate-700">Ask the customer to hold their palm inside the box.</p>
+      <PayPrompt amountText={amountText} payee={payeeName} />
       <PalmScanner
         purpose="authenticate"
         showSuccess={false}
         errorFallback={messages.transactionFailed}
         onScan={async (scan) => {
           const answer = await takeStorePalmPayment({ amountText, scan });
-          codeStep.waitsForCode(answer);
-          return { title: messages.transactionSuccessful, detail: answer.message };
+          if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
+          return { title: messages.transactionSuccessful, detail: receivedLine(t, answer, i18n.language) };
         }}
-        onSuccess={() => {
-          if (codeStep.paidByScan()) onPaid();
+        onSuccess={(outcome) => {
+          if (codeStep.paidByScan()) onPaid(outcome.detail);
         }}
       />
       <div className="flex flex-wrap gap-3">

@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 
 import { CodeChannelBadge } from '../../../components/form-field';
 import { Page } from '../../../components/page';
@@ -245,7 +246,14 @@ export function PalmRegisterRoute() {
           />
         ) : null}
 
-        {shown.kind === 'success' ? <SuccessPanel hand={shown.hand} admin={admin} /> : null}
+        {shown.kind === 'success' ? (
+          <SuccessPanel
+            hand={shown.hand}
+            admin={admin}
+            hands={hands === null ? { left: false, right: false } : hands}
+            onRegisterOther={(other) => setPhase({ kind: 'scan', hand: other, attempt: 0 })}
+          />
+        ) : null}
 
         {shown.kind === 'error' ? (
           <section aria-label="Registration failed" className={`${cardClass} space-y-4`}>
@@ -429,13 +437,45 @@ function WaitingForOwner({
 const formatTime = (iso: string): string =>
   new Date(iso).toLocaleTimeString('en-IN', { hour: 'numeric', minute: '2-digit' });
 
-function SuccessPanel({ hand, admin }: { hand: Hand; admin: boolean }) {
+/**
+ * Registration's success (spec §2.12), agreeing with the progress above it (issue 27): how many hands are
+ * registered now and, with one, that the other can be registered now (which stays here) or later.
+ */
+function SuccessPanel({
+  hand,
+  admin,
+  hands,
+  onRegisterOther,
+}: {
+  hand: Hand;
+  admin: boolean;
+  /** The hands registered as last loaded (the one just registered counts as registered). */
+  hands: HandsRegistered;
+  onRegisterOther: (other: Hand) => void;
+}) {
+  const { t } = useTranslation('palmScan');
   const texts = successTexts(hand, admin);
+  const other: Hand = hand === 'left' ? 'right' : 'left';
+  const both = hands[other];
   return (
-    <section aria-label="Registration complete" role="status" className={`${cardClass} text-center`}>
-      <p className="text-2xl font-bold text-emerald-800">{texts.title}</p>
-      <p className="mt-2 text-slate-800">{texts.detail}</p>
-      <p className="mt-2 text-sm text-slate-600">{texts.redirect}</p>
+    <section aria-label="Registration complete" className={`${cardClass} text-center`}>
+      <div role="status">
+        <p className="text-2xl font-bold text-emerald-800">{texts.title}</p>
+        <p className="mt-2 text-slate-800">{texts.detail}</p>
+        <p className="mt-2 font-medium text-slate-900" data-testid="palm-registered-count">
+          {both ? t('registered.both') : t('registered.oneOfTwo', { other: t(`registered.${other}`) })}
+        </p>
+        <p className="mt-2 text-sm text-slate-600">{texts.redirect}</p>
+      </div>
+      {both ? null : (
+        <button
+          type="button"
+          className={`${secondaryButtonClass} mt-4`}
+          onClick={() => onRegisterOther(other)}
+        >
+          {t('registered.registerOther', { other: t(`registered.${other}`) })}
+        </button>
+      )}
     </section>
   );
 }

@@ -14,6 +14,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { useStoredUser } from '../../../lib/auth-storage';
+import { payeeName } from '../../../lib/masking';
 import { dashboardQueryKey, historyQueryKey } from '../api/wallet';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { ReceiveQrCard } from '../components/receive-qr-card';
@@ -30,6 +31,8 @@ export interface ReceivePalmStepProps {
   amountText: string;
   receiverEmail: string | null;
   receiverPhone: string | null;
+  /** The receiver as the payer sees them before paying ("Asha K."). */
+  payeeName: string;
   onReceived: () => void;
 }
 export type ReceivePalmStep = ComponentType<ReceivePalmStepProps>;
@@ -122,6 +125,7 @@ export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep
                 amountText={confirmed}
                 receiverEmail={email}
                 receiverPhone={phone}
+                payeeName={user === null ? '' : payeeName(user)}
                 onReceived={() => {
                   setReceived(true);
                   if (user === null) return;

@@ -4,7 +4,8 @@ import { formatInr, paiseToRupeesText, parseRupees } from '@hasta/ledger/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 
 import {
@@ -24,6 +25,7 @@ import {
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
+import { maskDestination } from '../../../lib/masking';
 import {
   canAttemptOtp,
   canSendOtp,
@@ -44,6 +46,8 @@ import type { TransferFormValues } from '../transfer-validation';
 
 type Mode = 'phone_email' | 'qr_scan';
 const EMPTY_FORM: TransferFormValues = { receiverPhone: '', receiverEmail: '', amount: '' };
+/** The one toast of this page: each new one replaces the last, and a step change clears it. */
+const TRANSFER_TOAST_ID = 'transfer';
 
 /** "₹1,250.50" from the amount as typed (already checked). */
 function amountShown(amountText: string): string {
@@ -61,6 +65,7 @@ function identifierOf(channel: OtpChannel): string {
  * and any fixed amount fill the form and stay fixed; the code step is the same.
  */
 export function TransferRoute() {
+  const { t } = useTranslation();
   const user = useStoredUser();
   const navigate = useNavigate();
   const location = useLocation();
@@ -98,7 +103,7 @@ export function TransferRoute() {
       countdown.start(answer.resend_after_s > 0 ? answer.resend_after_s : OTP_RESEND_COOLDOWN_MS / 1_000);
       // A phone's code goes to the account's email once the SMS budget is spent: the answer says so.
       const byEmail = channel.kind === 'email' || answer.message === messages.otpSentEmail;
-      toast.success(byEmail ? messages.otpSentEmail : messages.otpSentPhone);
+      toast.success(byEmail ? messages.otpSentEmail : messages.otpSentPhone, { id: TRANSFER_TOAST_ID });
       setSentTo(byEmail && channel.kind === 'sms' ? (user?.email ?? null) : identifier);
       return true;
     } catch (cause) {
@@ -166,9 +171,11 @@ export function TransferRoute() {
       return;
     }
     try {
-      const answer = await postTransfer(String(user.id), pending.transfer);
-      toast.success(answer.message || messages.moneySent);
+      await postTransfer(String(user.id), pending.transfer);
+      // The server confirmed: one message for the outcome, on the page (no toast beside it, no busy button).
+      toast.dismiss(TRANSFER_TOAST_ID);
       void queryClient.invalidateQueries({ queryKey: ['wallet'] });
+      setBusy(false);
       setDone(true);
     } catch (cause) {
       setError(errorMessage(cause, messages.transferProcessingFailed));
@@ -185,11 +192,30 @@ export function TransferRoute() {
   };
 
   const goBack = (): void => {
+    toast.dismiss(TRANSFER_TOAST_ID);
     setPending(null);
     setOtp('');
     setError(null);
     countdown.stop();
   };
+
+  if (pending !== null && done) {
+    const receiver = pending.transfer.receiverEmail || pending.transfer.receiverPhone;
+    return (
+      <Page title="Send Money" lead={messages.moneySent}>
+        <section role="status" aria-label={messages.moneySent} className={`${cardClass} max-w-lg space-y-3`}>
+          <p className="text-xl font-bold text-emerald-800">{messages.moneySent}</p>
+          <p className="text-slate-800" data-testid="transfer-done">
+            {t('flow.moneySentDetail', { amount: amountShown(pending.transfer.amountText), receiver })}
+          </p>
+          <p className="text-sm text-slate-600">{t('flow.redirecting')}</p>
+          <Link to="/user-dashboard" className={primaryButtonClass}>
+            {t('flow.toDashboard')}
+          </Link>
+        </section>
+      </Page>
+    );
+  }
 
   if (pending !== null) {
     const sms = pending.channel.kind === 'sms';
@@ -199,10 +225,17 @@ export function TransferRoute() {
           <p>
             <CodeChannelBadge channel={pending.channel.kind} />
           </p>
-          <p className="mt-2 text-sm">
-            {sentTo === null ? 'Code sent' : `Code sent to ${sentTo}`} to send{' '}
-            {amountShown(pending.transfer.amountText)} to{' '}
-            {pending.transfer.receiverEmail || pending.transfer.receiverPhone}. It pays only this transfer.
+          <p className="mt-2 text-sm" data-testid="code-sent-to">
+            {sentTo === null
+              ? t('flow.codeSent', {
+                  amount: amountShown(pending.transfer.amountText),
+                  receiver: pending.transfer.receiverEmail || pending.transfer.receiverPhone,
+                })
+              : t('flow.codeSentTo', {
+                  destination: maskDestination(sentTo),
+                  amount: amountShown(pending.transfer.amountText),
+                  receiver: pending.transfer.receiverEmail || pending.transfer.receiverPhone,
+                })}
           </p>
           <form noValidate className="mt-4 space-y-4" onSubmit={(event) => void verify(event)}>
             <OtpField
