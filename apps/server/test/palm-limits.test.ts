@@ -17,6 +17,12 @@ import { palmSupply, registerPalm } from './support/palm-helpers';
 import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
 
 /**
+ * Dozens of palm searches (1,029 alignments each) in one test: 20-30 s on an idle machine, and several times
+ * that on a busy one. A longer bound costs nothing when the test passes.
+ */
+const HEAVY_PALM_TEST = { timeout: 240_000 };
+
+/**
  * Issue 21: a palm must not be a bearer credential that drains a wallet ₹5,000 at a time. Palm-alone payments
  * have per-payer limits (per payment, per rolling hour, per rolling day) and a hold after enrolment, enforced
  * in the payment's own transaction; past any of them the payment waits for the payer's code.
@@ -109,29 +115,33 @@ describe(`palm pay limits on ${testDatabaseKind}`, () => {
     );
   });
 
-  it('never lets 10 concurrent palm payments of one payer pass more than the limits palm-alone', async () => {
-    const receiver = await registerUser(test.app, test.database);
-    // ₹1,500 each: the rolling day's ₹5,000 lets 3 through. ₹10 each: the hour's 5 payments let 5 through.
-    for (const [amount, most] of [
-      [1500, 3],
-      [10, 5],
-    ] as const) {
-      const payer = await payerWithPalm(20_000);
-      const answers = await Promise.all(
-        Array.from({ length: 10 }, (_, i) =>
-          pay(receiver.token, payer.identity, amount, `burst-${amount}-${i}`),
-        ),
-      );
-      const paid = answers.filter((answer) => answer.statusCode === 200).length;
-      expect(paid).toBe(most);
-      // The rest wait for the payer's code (at most 3 codes in 10 minutes), or are refused for too many codes.
-      for (const answer of answers.filter((a) => a.statusCode !== 200))
-        expect([202, 429]).toContain(answer.statusCode);
-      const payerAccount = await test.app.ledger.ensureUserAccount(payer.user.id);
-      const account = await test.app.ledger.account(payerAccount);
-      expect(account!.debitsPosted).toBe(BigInt(amount * 100 * most));
-    }
-  });
+  it(
+    'never lets 10 concurrent palm payments of one payer pass more than the limits palm-alone',
+    HEAVY_PALM_TEST,
+    async () => {
+      const receiver = await registerUser(test.app, test.database);
+      // ₹1,500 each: the rolling day's ₹5,000 lets 3 through. ₹10 each: the hour's 5 payments let 5 through.
+      for (const [amount, most] of [
+        [1500, 3],
+        [10, 5],
+      ] as const) {
+        const payer = await payerWithPalm(20_000);
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            pay(receiver.token, payer.identity, amount, `burst-${amount}-${i}`),
+          ),
+        );
+        const paid = answers.filter((answer) => answer.statusCode === 200).length;
+        expect(paid).toBe(most);
+        // The rest wait for the payer's code (at most 3 codes in 10 minutes), or are refused for too many codes.
+        for (const answer of answers.filter((a) => a.statusCode !== 200))
+          expect([202, 429]).toContain(answer.statusCode);
+        const payerAccount = await test.app.ledger.ensureUserAccount(payer.user.id);
+        const account = await test.app.ledger.account(payerAccount);
+        expect(account!.debitsPosted).toBe(BigInt(amount * 100 * most));
+      }
+    },
+  );
 
   it('waits for the code above the per-payment limit, past the hour’s 5 palm-alone payments, until an hour passed', async () => {
     const payer = await payerWithPalm(20_000);
