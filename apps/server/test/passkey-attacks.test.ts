@@ -29,7 +29,11 @@ describe(`a sign-in with only the password on ${testDatabaseKind}`, () => {
       .insertInto('users')
       .values({ email, username: role, role, password_hash: await hashPassword(password) })
       .execute();
-    const login = await test.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+    const login = await test.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+    });
     expect(login.statusCode).toBe(200);
     return login.json().token as string;
   }
