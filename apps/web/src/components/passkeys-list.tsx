@@ -18,7 +18,8 @@ type Pending = { kind: 'add' } | { kind: 'remove'; id: string };
  * "Remove". Both need the owner to confirm it is them first (a code, or another passkey); an admin or a
  * store owner keeps at least one (the server says so).
  */
-export function PasskeysList() {
+export function PasskeysList({ headingLevel = 3 }: { headingLevel?: 2 | 3 } = {}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const passkeys = useQuery({ queryKey: passkeyKeys.list, queryFn: listPasskeys });
@@ -53,9 +54,9 @@ export function PasskeysList() {
   const list = passkeys.data?.passkeys ?? [];
   return (
     <section aria-labelledby="passkeys-heading" className="mt-6 space-y-3 border-t border-slate-200 pt-4">
-      <h3 id="passkeys-heading" className="text-base font-semibold text-slate-900">
+      <Heading id="passkeys-heading" className="text-base font-semibold text-slate-900">
         {t('passkeys.heading')}
-      </h3>
+      </Heading>
       <p className="text-sm text-slate-700">{t('passkeys.intro')}</p>
       {passkeys.isPending ? <p>{t('passkeys.loading')}</p> : null}
       {passkeys.isError ? <p role="alert">{t('passkeys.failed')}</p> : null}
