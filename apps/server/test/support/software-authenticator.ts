@@ -16,22 +16,23 @@ import {
  *
  * `fromSeed` makes the same key and credential id from the same seed, in any process: the browser tests
  * load that key into Chromium's virtual authenticator (WebAuthn.addCredential) so that a page and an API
- * client sign in as the same admin.
+ * client sign in as the same admin. Its signature counter follows the clock (hundredths of a second since
+ * 2026), so copies of the device in several processes still count up as the server expects.
  */
 export class SoftwareAuthenticator {
   readonly credentialId: Uint8Array;
   readonly privateKey: KeyObject;
-  /** 0 keeps the signature counter unsupported (as many platform authenticators do); else it counts up. */
   private signCount: number;
-  private readonly counts: boolean;
+  /** `count`: 1, 2, 3...; `clock`: the clock's count (see clockCount); `none`: always 0 (unsupported). */
+  private readonly counter: 'count' | 'clock' | 'none';
 
   constructor(
     readonly origin: string,
-    options: { privateKey?: KeyObject; credentialId?: Uint8Array; counter?: boolean } = {},
+    options: { privateKey?: KeyObject; credentialId?: Uint8Array; counter?: 'count' | 'clock' | 'none' } = {},
   ) {
     this.privateKey = options.privateKey ?? createPrivateKeyFromScalar(randomBytes(32));
     this.credentialId = options.credentialId ?? new Uint8Array(randomBytes(16));
-    this.counts = options.counter ?? true;
+    this.counter = options.counter ?? 'count';
     this.signCount = 0;
   }
 
@@ -44,8 +45,13 @@ export class SoftwareAuthenticator {
     return new SoftwareAuthenticator(origin, {
       privateKey: createPrivateKeyFromScalar(scalar),
       credentialId,
-      counter: false,
+      counter: 'clock',
     });
+  }
+
+  /** Hundredths of a second since 2026-01-01: a counter every copy of a seeded device agrees on. */
+  static clockCount(): number {
+    return Math.floor((Date.now() - Date.UTC(2026, 0, 1)) / 10);
   }
 
   /** The credential id, base64url, as the server stores it. */
@@ -133,8 +139,11 @@ export class SoftwareAuthenticator {
   }
 
   private nextCount(): number {
-    if (!this.counts) return 0;
-    this.signCount += 1;
+    if (this.counter === 'none') return 0;
+    this.signCount =
+      this.counter === 'clock'
+        ? Math.max(this.signCount + 1, SoftwareAuthenticator.clockCount())
+        : this.signCount + 1;
     return this.signCount;
   }
 }
