@@ -13,6 +13,7 @@ import {
   uniqueEmail,
 } from './support/auth-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
+import { approvedMerchant } from './support/merchant-helpers';
 import { SoftwareAuthenticator } from './support/software-authenticator';
 import { buildTestApp, testDatabaseKind, type TestApp } from './support/test-app';
 
@@ -322,6 +323,23 @@ describe(`passkeys on ${testDatabaseKind}`, () => {
       expect((await call('DELETE', `/api/passkeys/${id}`, person.token)).statusCode).toBe(200);
       expect((await call('GET', '/api/passkeys', person.token)).json().passkeys).toEqual([]);
     });
+  });
+
+  it("opens a store owner's bank account step-up with the passkey instead of a code", async () => {
+    const admin = await signInAsAdmin(test.app, test.database);
+    const store = await approvedMerchant(test.app, test.database, admin, 'Passkey Dosa');
+    const account = { holder_name: 'Lakshmi', account_number: '123456789012', ifsc: 'HDFC0001234' };
+    const before = await call('POST', '/api/merchant/bank-accounts', store.token, account);
+    expect([before.statusCode, before.json().message]).toEqual([403, messages.stepUpRequired]);
+    await confirmWithPasskey(test.app, store.token, { purpose: 'store_bank_account' });
+    const added = await call('POST', '/api/merchant/bank-accounts', store.token, account);
+    expect(added.statusCode, added.body).toBe(200);
+    // The bank account's step-up does not open withdrawals.
+    const withdrawal = await call('POST', '/api/merchant/withdrawals', store.token, {
+      amount: 1,
+      bank_account_id: added.json().bank_accounts[0].id,
+    });
+    expect([withdrawal.statusCode, withdrawal.json().message]).toEqual([403, messages.stepUpRequired]);
   });
 
   it("keeps an admin's last passkey, removes a second one, and never another account's", async () => {
