@@ -9,6 +9,8 @@ import {
   recoveryCodeResponseSchema,
 } from '@hasta/contracts/passkeys';
 import type { PasskeyAssertionPurpose } from '@hasta/contracts/passkeys';
+import i18n from 'i18next';
+import { toast } from 'react-hot-toast';
 import type { z } from 'zod';
 
 import { ApiError, apiRequest } from './api-client';
@@ -117,6 +119,8 @@ export async function withPasskeyReauth<T>(action: () => Promise<T>): Promise<T>
     return await action();
   } catch (error) {
     if (!needsPasskeyReauth(error)) throw error;
+    // The admin is told why the browser asks for the passkey now, then the action is tried once more.
+    toast(i18n.t('passkeys.reauthPrompt'));
     await confirmWithPasskey('reauth');
     return action();
   }
