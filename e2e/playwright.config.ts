@@ -7,7 +7,9 @@ import { defineConfig, devices } from '@playwright/test';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 // E2E_PORT and E2E_WEB_DIST_DIR let two runs share a machine (each with its own port and build).
 const PORT = Number(process.env['E2E_PORT'] ?? 4310);
-const BASE_URL = `http://127.0.0.1:${PORT}`;
+// localhost, not 127.0.0.1: a passkey's relying party is a domain name (WebAuthn refuses IP addresses), and
+// the server's WEBAUTHN_RP_ID defaults to localhost (issue 23). The server still listens on 127.0.0.1.
+const BASE_URL = `http://localhost:${PORT}`;
 
 /**
  * Browser tests against the real server serving the built app (`npm run build` first). Each run gets a

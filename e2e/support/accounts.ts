@@ -6,6 +6,7 @@ import { test as base, expect } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 import { extractCode, nextMessage } from './outbox';
+import { passSecondFactor } from './passkeys';
 import { seedLocalStorage } from './storage';
 
 /** An account made for one test, with what it takes to log in. */
@@ -91,7 +92,9 @@ export async function signIn(
     data: { [key]: credentials.contact, password: credentials.password },
   });
   expect(response.status(), await response.text()).toBe(200);
-  const { user } = sessionAnswerSchema.parse(await response.json());
+  const { user, second_factor } = sessionAnswerSchema.parse(await response.json());
+  // An admin or store owner finishes the sign-in with their passkey (issue 23).
+  await passSecondFactor(page.request, credentials.contact, second_factor);
   await seedLocalStorage(page, { user: JSON.stringify(publicUserSchema.parse(user)) });
   return user;
 }

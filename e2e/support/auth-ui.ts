@@ -1,5 +1,8 @@
-import { expect } from '@playwright/test';
+import { request as requestFactory, expect } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
+
+import { ADMIN_EMAIL } from './accounts';
+import { finishPasskeyStepOnPage, loadDevice, passSecondFactor } from './passkeys';
 
 /** Helpers that drive the auth screens as a user does. */
 
@@ -60,16 +63,38 @@ export async function fillLoginContact(
   await field.pressSequentially(contact.replace(/^\+91/, ''));
 }
 
-/** Logs in on the login page with a password. */
+/**
+ * Logs in on the login page with a password; an admin's or store owner's sign-in then takes its passkey
+ * step on the page (issue 23), with the account's device in Chromium's virtual authenticator.
+ */
 export async function loginWithPassword(
   page: Page,
   account: { channel: 'email' | 'phone'; contact: string },
   password: string,
 ): Promise<void> {
+  // The suite's one admin is shared by every worker: its passkey is the one made from its address.
+  if (account.contact === ADMIN_EMAIL) await ensureDevicePasskey(page, account.contact, password);
+  await loadDevice(page, account.contact);
   await page.getByRole('button', { name: 'Login with Password' }).click();
   await fillLoginContact(page, account.channel, account.contact);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await finishPasskeyStepOnPage(page, account.contact);
+}
+
+/** Signs the account in once through the API (in a context of its own), registering its device if needed. */
+async function ensureDevicePasskey(page: Page, email: string, password: string): Promise<void> {
+  const request = await requestFactory.newContext({ baseURL: new URL(page.url()).origin });
+  try {
+    const login = await request.post('/api/auth/login', { data: { email, password } });
+    expect(login.status(), await login.text()).toBe(200);
+    const { second_factor } = (await login.json()) as {
+      second_factor?: 'passkey_registration' | 'passkey' | null;
+    };
+    await passSecondFactor(request, email, second_factor);
+  } finally {
+    await request.dispose();
+  }
 }
 
 export async function expectLoggedIn(page: Page, destination = '/user-dashboard'): Promise<void> {

@@ -3,6 +3,7 @@ import { expect } from '@playwright/test';
 
 import { uniqueEmail, uniquePassword } from './accounts';
 import { nextMessage } from './outbox';
+import { passSecondFactor } from './passkeys';
 import { adminSession } from './wallet';
 
 /** A merchant made for one test, with what it takes to log in. */
@@ -64,6 +65,12 @@ export async function createMerchant(
     const temporary = temporaryPasswordIn(welcome.body);
     const login = await request.post('/api/auth/login', { data: { email, password: temporary } });
     expect(login.status(), await login.text()).toBe(200);
+    // The owner's first sign-in registers their passkey (issue 23).
+    await passSecondFactor(
+      request,
+      email,
+      ((await login.json()) as { second_factor?: 'passkey_registration' }).second_factor,
+    );
     const password = uniquePassword();
     const changed = await request.post('/api/auth/change-password', {
       data: { originalPassword: temporary, newPassword: password },

@@ -39,6 +39,7 @@ import { registerPalmRateLimits } from './plugins/palm-rate-limit';
 import { registerSecurity } from './plugins/security';
 import { registerWebApp } from './plugins/web-app';
 import { authRoutes } from './routes/auth';
+import { passkeyRoutes } from './routes/passkeys';
 import { sessionRoutes } from './routes/sessions';
 import { devOutboxRoutes } from './routes/dev-outbox';
 import { disputeRoutes } from './routes/disputes';
@@ -265,6 +266,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
   });
   await app.register(sessionRoutes, { prefix: '/api', deps: { db, now: app.sessionClock } });
+  await app.register(passkeyRoutes, {
+    prefix: '/api',
+    deps: {
+      db,
+      now: app.sessionClock,
+      config: {
+        rpId: env.WEBAUTHN_RP_ID,
+        rpName: env.WEBAUTHN_RP_NAME,
+        origins: env.WEBAUTHN_ORIGINS,
+        secondFactor: env.PASSKEY_SECOND_FACTOR,
+      },
+    },
+  });
   await app.register(walletRoutes, { prefix: '/api', deps: { db, ledger } });
   await app.register(logRoutes, { prefix: '/api', deps: { db, log: transparencyLog } });
   await app.register(publicFormRoutes, { prefix: '/api', deps: { db } });

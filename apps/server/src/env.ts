@@ -189,6 +189,42 @@ export const envSchema = z
     ANCHOR_MAX_ENTRIES: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
     /** How often the worker looks at new checkpoints (monitor) and whether an anchor is due; 0: no rounds. */
     ANCHOR_CHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+    // Passkeys (WebAuthn, issue 23). The relying party: its id (the site's domain, no scheme or port:
+    // hasta.example) and the origins pages run the ceremonies on (comma-separated: https://hasta.example).
+    // Both required in production; elsewhere localhost on this PORT and the web dev servers (5173, 4173).
+    WEBAUTHN_RP_ID: optionalText.refine(
+      (value) => value === undefined || (/^[a-z0-9.-]+$/i.test(value) && isIP(value) === 0),
+      'must be a domain name such as hasta.example (no scheme, no port, not an IP address)',
+    ),
+    WEBAUTHN_ORIGINS: optionalText.transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const origins = value.split(',').map((item) => item.trim());
+      for (const origin of origins) {
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(origin);
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed === undefined || parsed.origin !== origin) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be origins such as https://hasta.example, comma-separated',
+          });
+          return z.NEVER;
+        }
+      }
+      return origins;
+    }),
+    WEBAUTHN_RP_NAME: z.string().trim().min(1).max(64).default('Hasta'),
+    /**
+     * Admins and store owners sign in with a password or code and then a passkey (`required`). `off` lets
+     * them in on the first factor alone, for a demo on a machine without any authenticator: refused in
+     * production.
+     */
+    PASSKEY_SECOND_FACTOR: z
+      .enum(['required', 'off'], { error: 'must be required or off' })
+      .default('required'),
   })
   .superRefine((env, ctx) => {
     if (env.LEDGER_MIN_AMOUNT_PAISE > env.LEDGER_MAX_BALANCE_PAISE) {
@@ -282,6 +318,25 @@ export const envSchema = z
             'cannot be off in production unless SMTP_SECURE=1 (mail, codes included, would go in clear)',
         });
       }
+      if (env.WEBAUTHN_RP_ID === undefined)
+        ctx.addIssue({ code: 'custom', path: ['WEBAUTHN_RP_ID'], message: 'is required in production' });
+      if (env.WEBAUTHN_ORIGINS === undefined)
+        ctx.addIssue({ code: 'custom', path: ['WEBAUTHN_ORIGINS'], message: 'is required in production' });
+      for (const origin of env.WEBAUTHN_ORIGINS ?? []) {
+        if (!origin.startsWith('https://'))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['WEBAUTHN_ORIGINS'],
+            message: 'must be https:// origins in production',
+          });
+      }
+      if (env.PASSKEY_SECOND_FACTOR === 'off') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PASSKEY_SECOND_FACTOR'],
+          message: 'cannot be off in production (admins and store owners need their passkey)',
+        });
+      }
       if (env.TRUST_PROXY === true) {
         ctx.addIssue({
           code: 'custom',
@@ -296,7 +351,24 @@ export const envSchema = z
     COOKIE_SECRET: env.COOKIE_SECRET ?? randomBytes(32).toString('hex'),
     SMTP_REQUIRE_TLS: env.SMTP_REQUIRE_TLS ?? env.NODE_ENV === 'production',
     ANCHOR_CHAIN: env.ANCHOR_CHAIN ?? (env.NODE_ENV === 'production' ? 'polygon' : 'polygonAmoy'),
-  }));
+    WEBAUTHN_RP_ID: env.WEBAUTHN_RP_ID ?? 'localhost',
+    WEBAUTHN_ORIGINS: env.WEBAUTHN_ORIGINS ?? [
+      `http://localhost:${env.PORT}`,
+      'http://localhost:5173',
+      'http://localhost:4173',
+    ],
+  }))
+  .superRefine((env, ctx) => {
+    for (const origin of env.WEBAUTHN_ORIGINS) {
+      const host = new URL(origin).hostname;
+      if (host !== env.WEBAUTHN_RP_ID && !host.endsWith(`.${env.WEBAUTHN_RP_ID}`))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['WEBAUTHN_ORIGINS'],
+          message: `must be on WEBAUTHN_RP_ID (${env.WEBAUTHN_RP_ID}) or a subdomain of it: ${origin} is not`,
+        });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

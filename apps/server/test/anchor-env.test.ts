@@ -8,6 +8,8 @@ const PRODUCTION = {
   NODE_ENV: 'production',
   COOKIE_SECRET: 'c'.repeat(32),
   PUBLIC_URL: 'https://hasta.example',
+  WEBAUTHN_RP_ID: 'hasta.example',
+  WEBAUTHN_ORIGINS: 'https://hasta.example',
   SMTP_HOST: 'smtp.example',
   SMS_GATEWAY_URL: 'https://sms.example/send',
   LOG_SIGNING_KEY: 'PRIVATE+KEY+hasta.example/log+00000000+AAAA',

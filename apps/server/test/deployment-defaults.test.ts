@@ -31,6 +31,8 @@ const PRODUCTION: Record<string, string> = {
   NODE_ENV: 'production',
   COOKIE_SECRET: 'a'.repeat(40),
   PUBLIC_URL: 'https://hasta.example',
+  WEBAUTHN_RP_ID: 'hasta.example',
+  WEBAUTHN_ORIGINS: 'https://hasta.example',
   SMTP_HOST: 'smtp.hasta.example',
   SMS_GATEWAY_URL: 'https://sms.hasta.example/send',
   LOG_SIGNING_KEY: generateNoteKeys('hasta.example/log').signerKey,
@@ -159,10 +161,33 @@ describe('a production start refuses unsafe settings with one clear line', () =>
     'PUBLIC_URL',
     'SMTP_HOST',
     'SMS_GATEWAY_URL',
+    'WEBAUTHN_RP_ID',
+    'WEBAUTHN_ORIGINS',
   ])('refuses a missing %s', (key) => {
     expect(refusal(without(key))).toMatch(
       new RegExp(`^Invalid environment: ${key} is required in production$`),
     );
+  });
+
+  it('refuses passkeys off, an http:// passkey origin, or one outside the relying party (issue 23)', () => {
+    expect(refusal({ ...PRODUCTION, PASSKEY_SECOND_FACTOR: 'off' })).toMatch(
+      /^Invalid environment: PASSKEY_SECOND_FACTOR cannot be off in production/,
+    );
+    expect(refusal({ ...PRODUCTION, WEBAUTHN_ORIGINS: 'http://hasta.example' })).toMatch(
+      /^Invalid environment: WEBAUTHN_ORIGINS must be https:\/\/ origins in production$/,
+    );
+    expect(refusal({ ...PRODUCTION, WEBAUTHN_ORIGINS: 'https://evil.example' })).toMatch(
+      /WEBAUTHN_ORIGINS must be on WEBAUTHN_RP_ID \(hasta.example\)/,
+    );
+    expect(refusal({ ...PRODUCTION, WEBAUTHN_RP_ID: '10.0.0.1' })).toMatch(
+      /WEBAUTHN_RP_ID must be a domain name/,
+    );
+    // Outside production, localhost on the server's port and the web dev servers, and passkeys may be off.
+    expect(parseEnv({ PORT: '4321', PASSKEY_SECOND_FACTOR: 'off' })).toMatchObject({
+      WEBAUTHN_RP_ID: 'localhost',
+      WEBAUTHN_ORIGINS: ['http://localhost:4321', 'http://localhost:5173', 'http://localhost:4173'],
+      PASSKEY_SECOND_FACTOR: 'off',
+    });
   });
 
   it('refuses TRUST_PROXY as a boolean, saying what to write', () => {

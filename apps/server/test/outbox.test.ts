@@ -63,6 +63,8 @@ describe('the dev outbox in production', () => {
         NODE_ENV: 'production',
         COOKIE_SECRET: 'a'.repeat(40),
         PUBLIC_URL: 'https://hasta.example',
+        WEBAUTHN_RP_ID: 'hasta.example',
+        WEBAUTHN_ORIGINS: 'https://hasta.example',
         SMTP_HOST: '127.0.0.1',
         SMS_GATEWAY_URL: 'https://127.0.0.1:9/sms',
         LOG_SIGNING_KEY: generateNoteKeys('hasta.example/log').signerKey,

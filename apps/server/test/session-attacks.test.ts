@@ -159,6 +159,8 @@ describe(`the production session cookie on ${testDatabaseKind}`, () => {
         NODE_ENV: 'production',
         COOKIE_SECRET: 'a'.repeat(40),
         PUBLIC_URL: 'https://hasta.example',
+        WEBAUTHN_RP_ID: 'hasta.example',
+        WEBAUTHN_ORIGINS: 'https://hasta.example',
         SMTP_HOST: 'smtp.hasta.example',
         SMS_GATEWAY_URL: 'https://sms.hasta.example/send',
         LOG_SIGNING_KEY: generateNoteKeys('hasta.example/log').signerKey,

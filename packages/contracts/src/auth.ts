@@ -53,7 +53,15 @@ export const publicUserSchema = z.object({
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
 /** Sign-in answers: the session cookie is set too; `token` is for devices sending `Authorization: Bearer`. */
-export const sessionAnswerSchema = z.object({ token: z.string(), user: publicUserSchema });
+export const sessionAnswerSchema = z.object({
+  token: z.string(),
+  user: publicUserSchema,
+  /**
+   * Issue 23: an admin's or store owner's session is only pending after the password or code; this says the
+   * passkey step that finishes it (`passkey_registration` at the first sign-in, else `passkey`), or null.
+   */
+  second_factor: z.enum(['passkey_registration', 'passkey']).nullable().optional(),
+});
 export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
 
 // POST /api/auth/signup
@@ -96,7 +104,10 @@ export const loginRequestSchema = z
 export const loginResponseSchema = sessionAnswerSchema;
 
 // GET /api/auth/session
-export const currentSessionResponseSchema = z.object({ user: publicUserSchema });
+export const currentSessionResponseSchema = z.object({
+  user: publicUserSchema,
+  second_factor: z.enum(['passkey_registration', 'passkey']).nullable().optional(),
+});
 
 // POST /api/auth/logout
 export const successResponseSchema = z.object({ success: z.literal(true), message: z.string() });

@@ -247,6 +247,19 @@ export const messages = {
   pageSizeInvalid: 'Page size must be a whole number from 1 to 500.',
   pageCursorInvalid: 'This page link is not valid. Please go back to the first page.',
   userIdsInvalid: 'ids must be a comma-separated list of at most 100 user ids.',
+
+  // Passkeys (issue 23): the second factor of admins and store owners, and a code's stand-in for anyone.
+  secondFactorRequired: 'Confirm it is you with your passkey to finish signing in.',
+  passkeyReauthRequired: 'For your safety, confirm it is you with your passkey again before moving money.',
+  passkeyNotVerified: 'This passkey could not be verified. Please try again.',
+  passkeyChallengeExpired: 'This passkey request has expired or was already used. Please try again.',
+  passkeyRegistered: 'Passkey added.',
+  passkeyRemoved: 'Passkey removed.',
+  passkeyNotFound: 'This passkey was not found.',
+  passkeyLastOneKept: 'You cannot remove your only passkey: add another one first.',
+  passkeyAlreadyRegistered: 'This account already has a passkey: sign in with it.',
+  recoveryCodeInvalid: 'This recovery code is not valid or was already used.',
+  secondFactorPassed: 'Signed in.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -15,6 +15,8 @@ export const stepUpPurposeSchema = z.enum([
   // A store's owner before adding a bank account or asking for a withdrawal (issue 23).
   'store_bank_account',
   'store_withdrawal',
+  // Adding or removing a passkey (issue 23): by code, or by another passkey.
+  'passkey_manage',
 ]);
 export type StepUpPurpose = z.infer<typeof stepUpPurposeSchema>;
 

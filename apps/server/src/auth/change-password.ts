@@ -1,7 +1,7 @@
 import { AppError } from '../lib/app-error';
 import { verifyPassword } from '../lib/password';
 import type { AuthDeps } from './auth-deps';
-import type { UserRow } from './sessions';
+import type { SecondFactorCarried, UserRow } from './sessions';
 import { assertPasswordAllowed, setPassword } from './set-password';
 import { startSession, type SignedIn } from './start-session';
 
@@ -17,6 +17,8 @@ export async function changePassword(
     userId: string | undefined;
     originalPassword: string;
     newPassword: string;
+    /** The second factor this session passed (issue 23): the new session keeps it. */
+    carried: SecondFactorCarried;
   },
 ): Promise<SignedIn> {
   const { db } = deps;
@@ -29,5 +31,5 @@ export async function changePassword(
   const updated = await setPassword(db, user.id, input.newPassword, false);
   if (!updated) throw AppError.of('UNAUTHORIZED', 'unauthorized');
   // setPassword ended every session of the user, this browser's included: nothing is left to replace.
-  return startSession(db, updated, undefined, deps.now());
+  return startSession(db, updated, undefined, deps.now(), input.carried);
 }

@@ -15,6 +15,7 @@ const WHAT: Record<OtpPurpose, string> = {
   store_contact: 'code to confirm this address as your store contact',
   store_bank_account: 'code to add a bank account to your store',
   store_withdrawal: 'code to withdraw from your store',
+  passkey_manage: 'code to add or remove a passkey',
 };
 
 /**

@@ -65,7 +65,8 @@ export async function sendCode(
     purpose === 'palm_unfreeze' ||
     purpose === 'store_contact' ||
     purpose === 'store_bank_account' ||
-    purpose === 'store_withdrawal'
+    purpose === 'store_withdrawal' ||
+    purpose === 'passkey_manage'
   )
     throw AppError.of('BAD_REQUEST', 'invalidRequest');
   if (purpose === 'transfer') {
@@ -122,7 +123,7 @@ export async function sendCode(
 }
 
 /** The transfer a code approves, as sendMoney will name it: the amount in paise, the receiver normalized. */
-function transferBindingOf(transfer: {
+export function transferBindingOf(transfer: {
   amount: number;
   receiverEmail?: string | undefined;
   receiverPhone?: string | undefined;

@@ -84,3 +84,23 @@ export async function revokeSessionsExcept(
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Records a session's second factor (issue 23): `secondFactor` marks it passed (an admin's or store owner's
+ * sign-in is then complete); `passkey` records a passkey use now.
+ */
+export async function recordSecondFactor(
+  db: Kysely<Schema>,
+  input: { sessionId: string; now: Date; secondFactor: boolean; passkey: boolean },
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set((eb) => ({
+      second_factor_at: input.secondFactor
+        ? eb.fn.coalesce('second_factor_at', eb.val(input.now))
+        : eb.ref('second_factor_at'),
+      passkey_verified_at: input.passkey ? input.now : eb.ref('passkey_verified_at'),
+    }))
+    .where('id', '=', input.sessionId)
+    .execute();
+}

@@ -27,6 +27,16 @@ export type UserRow = Selectable<UsersTable>;
 export interface AuthContext {
   sessionId: string;
   user: UserRow;
+  /** When this session passed its second factor (issue 23); null: only the password or code so far. */
+  secondFactorAt: Date | null;
+  /** The last passkey use in this session, or null. */
+  passkeyVerifiedAt: Date | null;
+}
+
+/** What a new session inherits from the one it replaces (a password change): its second factor. */
+export interface SecondFactorCarried {
+  secondFactorAt: Date | null;
+  passkeyVerifiedAt: Date | null;
 }
 
 export function toPublicUser(user: UserRow): PublicUser {
@@ -46,6 +56,7 @@ export async function createSession(
   db: Kysely<Schema>,
   userId: string,
   now = new Date(),
+  carried?: SecondFactorCarried,
 ): Promise<{ token: string; sessionId: string }> {
   const token = newToken();
   const row = await db
@@ -56,6 +67,8 @@ export async function createSession(
       created_at: now,
       last_seen_at: now,
       expires_at: new Date(now.getTime() + SESSION_TTL_MS),
+      second_factor_at: carried?.secondFactorAt ?? null,
+      passkey_verified_at: carried?.passkeyVerifiedAt ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -80,19 +93,33 @@ export async function findSession(
       'sessions.id as session_id',
       'sessions.last_seen_at as session_last_seen_at',
       'sessions.user_agent as session_user_agent',
+      'sessions.second_factor_at as session_second_factor_at',
+      'sessions.passkey_verified_at as session_passkey_verified_at',
     ])
     .where('sessions.token_hash', '=', hashToken(token))
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { session_id, session_last_seen_at, session_user_agent, ...user } = row;
+  const {
+    session_id,
+    session_last_seen_at,
+    session_user_agent,
+    session_second_factor_at,
+    session_passkey_verified_at,
+    ...user
+  } = row;
   if (isIdle(user.role, session_last_seen_at, now)) return undefined;
   const stale = now.getTime() - session_last_seen_at.getTime() >= LAST_SEEN_RESOLUTION_MS;
   const agentToRecord = session_user_agent === null && userAgent !== undefined;
   if (stale || agentToRecord)
     await touchSession(db, session_id, stale ? now : session_last_seen_at, userAgent);
-  return { sessionId: session_id, user };
+  return {
+    sessionId: session_id,
+    user,
+    secondFactorAt: session_second_factor_at,
+    passkeyVerifiedAt: session_passkey_verified_at,
+  };
 }
 
 export async function revokeSession(db: Kysely<Schema>, sessionId: string): Promise<void> {

@@ -1,12 +1,20 @@
 import type { PublicUser } from '@hasta/contracts/auth';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
-import { createSession, revokeSession, toPublicUser, type UserRow } from './sessions';
+import {
+  createSession,
+  revokeSession,
+  toPublicUser,
+  type SecondFactorCarried,
+  type UserRow,
+} from './sessions';
 
 /** A session just begun: the bearer token (the caller sets it as the session cookie) and its user. */
 export interface SignedIn {
   token: string;
   user: PublicUser;
+  /** The second factor the new session inherited (a password change), if any. */
+  secondFactorAt?: Date | null;
 }
 
 /**
@@ -17,8 +25,9 @@ export async function startSession(
   user: UserRow,
   replacing: string | undefined,
   now = new Date(),
+  carried?: SecondFactorCarried,
 ): Promise<SignedIn> {
   if (replacing !== undefined) await revokeSession(db, replacing);
-  const { token } = await createSession(db, user.id, now);
-  return { token, user: toPublicUser(user) };
+  const { token } = await createSession(db, user.id, now, carried);
+  return { token, user: toPublicUser(user), secondFactorAt: carried?.secondFactorAt ?? null };
 }

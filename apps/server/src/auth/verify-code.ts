@@ -51,7 +51,8 @@ export async function verifyCode(
     purpose === 'palm_unfreeze' ||
     purpose === 'store_contact' ||
     purpose === 'store_bank_account' ||
-    purpose === 'store_withdrawal'
+    purpose === 'store_withdrawal' ||
+    purpose === 'passkey_manage'
   )
     throw AppError.of('BAD_REQUEST', 'invalidRequest');
   if (purpose === 'transfer' && !caller) throw AppError.of('UNAUTHORIZED', 'unauthorized');

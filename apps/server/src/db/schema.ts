@@ -102,7 +102,9 @@ export type OtpPurpose =
   | 'store_contact'
   /** A store owner's step-up (migration 027) before adding a bank account or asking for a withdrawal. */
   | 'store_bank_account'
-  | 'store_withdrawal';
+  | 'store_withdrawal'
+  /** Adding or removing a passkey (migration 030): bound to the session, like the other step-ups. */
+  | 'passkey_manage';
 
 export interface SessionsTable {
   id: Generated<string>;
@@ -115,6 +117,10 @@ export interface SessionsTable {
   last_seen_at: Timestamp;
   /** The User-Agent the session was first used with (migration 028), or null. */
   user_agent: string | null;
+  /** When an admin's or store owner's session passed its second factor (migration 030); null: pending. */
+  second_factor_at: Timestamp | null;
+  /** The last passkey use in this session (migration 030). */
+  passkey_verified_at: Timestamp | null;
 }
 
 export interface OtpCodesTable {
@@ -434,8 +440,8 @@ export interface PalmStepUpsTable {
   id: Generated<string>;
   session_id: string;
   user_id: string;
-  purpose: 'palm_enrol' | 'palm_unfreeze' | 'store_bank_account' | 'store_withdrawal';
-  method: 'otp';
+  purpose: 'palm_enrol' | 'palm_unfreeze' | 'store_bank_account' | 'store_withdrawal' | 'passkey_manage';
+  method: 'otp' | 'passkey';
   verified_at: Generated<Date>;
   expires_at: Date;
 }
@@ -479,7 +485,60 @@ export interface PalmSettingsTable {
   template_key: string;
 }
 
+/** An account's passkey (migration 030). */
+export interface PasskeysTable {
+  id: Generated<string>;
+  user_id: string;
+  credential_id: string;
+  public_key: Uint8Array;
+  counter: ColumnType<bigint, bigint | undefined, bigint>;
+  /** Comma-separated, as the browser reported them. */
+  transports: Generated<string>;
+  name: string;
+  created_at: Generated<Date>;
+  last_used_at: Date | null;
+}
+
+export type PasskeyCeremony = 'registration' | 'authentication';
+export type PasskeyChallengePurpose =
+  | 'sign_in'
+  | 'add'
+  | 'reauth'
+  | 'transfer'
+  | 'palm_enrol'
+  | 'palm_unfreeze'
+  | 'store_bank_account'
+  | 'store_withdrawal'
+  | 'passkey_manage';
+
+/** A ceremony's challenge: single use, short-lived, bound to its session and purpose (migration 030). */
+export interface PasskeyChallengesTable {
+  id: Generated<string>;
+  challenge: string;
+  session_id: string;
+  user_id: string;
+  ceremony: PasskeyCeremony;
+  purpose: PasskeyChallengePurpose;
+  transfer_amount_paise: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  transfer_receiver: string | null;
+  created_at: Date;
+  expires_at: Date;
+  consumed_at: Date | null;
+}
+
+/** A recovery code's keyed hash (migration 030). */
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  code_hash: string;
+  created_at: Generated<Date>;
+  used_at: Date | null;
+}
+
 export interface Schema {
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
+  recovery_codes: RecoveryCodesTable;
   palm_templates: PalmTemplatesTable;
   palm_consents: PalmConsentsTable;
   palm_events: PalmEventsTable;

@@ -2,8 +2,8 @@ import type { StepUpPurpose } from '@hasta/contracts/palm-trust';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 
-/** How the owner proved it is them. Passkeys (a later issue) add 'passkey' here and in migration 024. */
-export type StepUpMethod = 'otp';
+/** How the owner proved it is them: a one-time code, or a passkey (issue 23, migration 030). */
+export type StepUpMethod = 'otp' | 'passkey';
 
 /** Records a verified step-up of one session for one purpose, counting until `expiresAt`. */
 export async function recordStepUp(

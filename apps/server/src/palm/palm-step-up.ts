@@ -15,8 +15,8 @@ import { liveStepUpUntil, recordStepUp } from './palm-step-up-repository';
  * STEP_UP_VALID_MS. Codes use the one-time code machinery: its send allowance (3 per 10 minutes per address),
  * its failure limit (5 per 15 minutes) and single use, bound to the session that asked.
  *
- * Passkeys do not exist in this product yet: when they do, a passkey assertion records a step-up with
- * method 'passkey' (palm_step_ups.method) and assertStepUp needs no change.
+ * A passkey assertion (passkeys/authenticate-passkey.ts, issue 23) records the same step-up with method
+ * 'passkey' (palm_step_ups.method); assertStepUp reads both alike.
  */
 export interface PalmStepUpDeps {
   db: Kysely<Schema>;
@@ -34,15 +34,20 @@ export interface StepUpCaller {
 export async function sendStepUpCode(
   deps: PalmStepUpDeps,
   input: StepUpCaller & { purpose: StepUpPurpose },
+  now = new Date(),
 ): Promise<{ channel: 'sms' | 'email'; sentTo: string }> {
   const contact = await ownContactOf(deps.db, input.userId);
-  await takeSendAllowance(deps.db, contact.address, input.purpose);
-  const { code } = await issueOtp(deps.db, {
-    secret: deps.secret,
-    identifier: contact.address,
-    purpose: input.purpose,
-    sessionId: input.sessionId,
-  });
+  await takeSendAllowance(deps.db, contact.address, input.purpose, now);
+  const { code } = await issueOtp(
+    deps.db,
+    {
+      secret: deps.secret,
+      identifier: contact.address,
+      purpose: input.purpose,
+      sessionId: input.sessionId,
+    },
+    now,
+  );
   await deps.messenger.send(codeMessage({ identifier: contact.address, purpose: input.purpose, code }));
   return { channel: contact.channel, sentTo: maskAddress(contact.address) };
 }

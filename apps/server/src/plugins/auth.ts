@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashToken } from '../auth/secrets';
 import { findSession, SESSION_TTL_MS, type AuthContext } from '../auth/sessions';
 import { AppError } from '../lib/app-error';
+import { assertRecentPasskey, isPendingSecondFactor } from '../passkeys/second-factor';
 import { TtlCache } from '../lib/ttl-cache';
 
 /** The session cookie's name outside production. */
@@ -88,13 +89,22 @@ export function forgetCachedSessions(request: FastifyRequest): void {
   request.server.sessionCache.clear();
 }
 
-/** A signed-in caller; one who must replace a temporary password may do only that, unless allowed. */
+/**
+ * A signed-in caller. An admin or store owner who has passed only the password or code may do nothing but the
+ * passkey steps (403 secondFactorRequired; issue 23), which allow it; one who must replace a temporary
+ * password may do only that, unless allowed.
+ */
 export async function requireUser(
   request: FastifyRequest,
-  options: { allowPendingPasswordChange?: boolean } = {},
+  options: { allowPendingPasswordChange?: boolean; allowPendingSecondFactor?: boolean } = {},
 ): Promise<AuthContext> {
   const auth = await authenticate(request);
   if (!auth) throw AppError.of('UNAUTHORIZED', 'unauthorized');
+  if (
+    !options.allowPendingSecondFactor &&
+    isPendingSecondFactor(auth, { secondFactor: request.server.env.PASSKEY_SECOND_FACTOR })
+  )
+    throw AppError.of('FORBIDDEN', 'secondFactorRequired');
   if (auth.user.must_change_password && !options.allowPendingPasswordChange) {
     throw AppError.of('FORBIDDEN', 'passwordChangeRequired');
   }
@@ -140,6 +150,20 @@ export function actingFor(auth: AuthContext, userId: string | undefined): string
 export async function requireAdmin(request: FastifyRequest): Promise<AuthContext> {
   const auth = await requireUser(request);
   if (auth.user.role !== 'admin') throw AppError.of('FORBIDDEN', 'forbidden');
+  return auth;
+}
+
+/**
+ * An admin about to move money (assign balance, refund or reverse, settle a withdrawal): their passkey must
+ * have been used in this session within the last 5 minutes, else 403 passkeyReauthRequired (issue 23).
+ */
+export async function requireAdminWithRecentPasskey(request: FastifyRequest): Promise<AuthContext> {
+  const auth = await requireAdmin(request);
+  assertRecentPasskey(
+    auth,
+    { secondFactor: request.server.env.PASSKEY_SECOND_FACTOR },
+    request.server.sessionClock(),
+  );
   return auth;
 }
 

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { MerchantDeps } from '../merchant/merchant-deps';
 import { approveVendor, listMerchants } from '../merchant/onboarding';
 import { allWithdrawals, decidePayout } from '../merchant/payouts';
-import { requireAdmin } from '../plugins/auth';
+import { requireAdmin, requireAdminWithRecentPasskey } from '../plugins/auth';
 import { publicOrigin } from './support/public-origin';
 
 /** The admin's side of the stores: approving vendors into merchants, and deciding their withdrawals. */
@@ -71,7 +71,7 @@ export const adminMerchantRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
       },
     },
     async (request) => {
-      const admin = await requireAdmin(request);
+      const admin = await requireAdminWithRecentPasskey(request);
       const outcome = await decidePayout(deps, {
         payoutId: request.params.id,
         action: request.body.action,

@@ -35,6 +35,7 @@ import { signOut } from '../auth/sign-out';
 import { signUp } from '../auth/sign-up';
 import type { SignedIn } from '../auth/start-session';
 import { identifierOf } from '../auth/users';
+import { secondFactorStep } from '../passkeys/second-factor';
 import { VERIFICATION_TTL_MS, verifyCode } from '../auth/verify-code';
 import { clientKey } from './support/client-key';
 import { publicOrigin } from './support/public-origin';
@@ -67,10 +68,20 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
     return auth && { sessionId: auth.sessionId, user: auth.user };
   }
 
-  /** A new session goes to the browser as its cookie, and to devices in the answer. */
-  function signedIn(reply: FastifyReply, session: SignedIn): SignedIn {
+  const secondFactorConfig = { db: deps.db, config: { secondFactor: app.env.PASSKEY_SECOND_FACTOR } };
+
+  /**
+   * A new session goes to the browser as its cookie, and to devices in the answer, with the passkey step
+   * that finishes it when its user is an admin or a store owner (issue 23).
+   */
+  async function signedIn(reply: FastifyReply, session: SignedIn) {
     setSessionCookie(reply, session.token);
-    return { token: session.token, user: session.user };
+    const secondFactor = await secondFactorStep(secondFactorConfig, {
+      user: { id: session.user.id, role: session.user.role },
+      secondFactorAt: session.secondFactorAt ?? null,
+      passkeyVerifiedAt: null,
+    });
+    return { token: session.token, user: session.user, second_factor: secondFactor };
   }
 
   const otpTags = { tags: ['auth'] };
@@ -98,7 +109,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
       client: clientKey(request),
     });
     if (result.purpose === 'login')
-      return { success: true as const, purpose: result.purpose, ...signedIn(reply, result) };
+      return { success: true as const, purpose: result.purpose, ...(await signedIn(reply, result)) };
     if (result.purpose === 'transfer') return { success: true as const, purpose: result.purpose };
     reply.setCookie(VERIFICATION_COOKIE, result.verificationToken, {
       httpOnly: true,
@@ -212,7 +223,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
         currentSessionId: (await authenticate(request))?.sessionId,
       });
       reply.clearCookie(VERIFICATION_COOKIE, { path: VERIFICATION_COOKIE_PATH });
-      return { ...signedIn(reply, session), message: messages.accountCreated };
+      return { ...(await signedIn(reply, session)), message: messages.accountCreated };
     },
   );
 
@@ -267,9 +278,16 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
     {
       schema: { ...otpTags, summary: 'The signed-in user', response: { 200: currentSessionResponseSchema } },
     },
-    async (request) => ({
-      user: toPublicUser((await requireUser(request, { allowPendingPasswordChange: true })).user),
-    }),
+    async (request) => {
+      const auth = await requireUser(request, {
+        allowPendingPasswordChange: true,
+        allowPendingSecondFactor: true,
+      });
+      return {
+        user: toPublicUser(auth.user),
+        second_factor: await secondFactorStep(secondFactorConfig, auth),
+      };
+    },
   );
 
   app.post(
@@ -301,10 +319,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
         userId: request.body.userId,
         originalPassword: request.body.originalPassword,
         newPassword: request.body.newPassword,
+        carried: { secondFactorAt: auth.secondFactorAt, passkeyVerifiedAt: auth.passkeyVerifiedAt },
       });
       // Every session of the user ended with the change, this request's included.
       request.auth = undefined;
-      return { success: true as const, message: messages.passwordChanged, ...signedIn(reply, session) };
+      return {
+        success: true as const,
+        message: messages.passwordChanged,
+        ...(await signedIn(reply, session)),
+      };
     },
   );
 

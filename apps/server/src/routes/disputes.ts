@@ -24,7 +24,7 @@ import {
   type OpenDisputeDeps,
 } from '../disputes/open-dispute';
 import { listAllDisputes, resolveDispute, type ResolveDisputeDeps } from '../disputes/resolve-dispute';
-import { requireAdmin, requireUser } from '../plugins/auth';
+import { requireAdmin, requireAdminWithRecentPasskey, requireUser } from '../plugins/auth';
 import { publicPostLimit } from './support/public-post-limit';
 
 /** What the dispute routes pass to their use cases (each request adds its logger). */
@@ -175,7 +175,7 @@ export const disputeRoutes: FastifyPluginAsyncZod<{ deps: DisputeRouteDeps }> = 
       },
     },
     async (request) => {
-      const auth = await requireAdmin(request);
+      const auth = await requireAdminWithRecentPasskey(request);
       const dispute = await resolveDispute(resolveDeps(request.log), {
         adminId: auth.user.id,
         disputeId: request.params.id,

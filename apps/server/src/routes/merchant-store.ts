@@ -218,7 +218,13 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
       },
     },
     async (request) => ({
-      bank_accounts: await addBankAccount(deps, await requireStoreSession(request, deps), request.body),
+      // The step-up is read on the clock the step-up routes write it on (the app's, injectable in tests).
+      bank_accounts: await addBankAccount(
+        deps,
+        await requireStoreSession(request, deps),
+        request.body,
+        app.sessionClock(),
+      ),
     }),
   );
 
@@ -244,11 +250,16 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
       const merchant = await requireStoreSession(request, deps);
       // The amount is input: checked before anything is looked up.
       const amountPaise = paiseOf(request.body.amount, ledger.limits);
-      await requestWithdrawal(deps, merchant, {
-        amountPaise,
-        bankAccountId: request.body.bank_account_id,
-        idempotencyKey: idempotencyKey(request),
-      });
+      await requestWithdrawal(
+        deps,
+        merchant,
+        {
+          amountPaise,
+          bankAccountId: request.body.bank_account_id,
+          idempotencyKey: idempotencyKey(request),
+        },
+        app.sessionClock(),
+      );
       return { success: true as const, message: messages.withdrawalRequested };
     },
   );

@@ -60,11 +60,11 @@ export const palmEnrolmentRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistr
     },
     async (request) => {
       const auth = await requireUser(request);
-      const sent = await sendStepUpCode(stepUpDeps, {
-        userId: auth.user.id,
-        sessionId: auth.sessionId,
-        purpose: request.body.purpose,
-      });
+      const sent = await sendStepUpCode(
+        stepUpDeps,
+        { userId: auth.user.id, sessionId: auth.sessionId, purpose: request.body.purpose },
+        app.sessionClock(),
+      );
       return {
         success: true as const,
         message: sent.channel === 'sms' ? messages.stepUpCodeSentPhone : messages.stepUpCodeSentEmail,
@@ -86,13 +86,17 @@ export const palmEnrolmentRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistr
     },
     async (request) => {
       const auth = await requireUser(request);
-      const { validUntil } = await verifyStepUpCode(stepUpDeps, {
-        userId: auth.user.id,
-        sessionId: auth.sessionId,
-        purpose: request.body.purpose,
-        code: request.body.otp,
-        client: clientKey(request),
-      });
+      const { validUntil } = await verifyStepUpCode(
+        stepUpDeps,
+        {
+          userId: auth.user.id,
+          sessionId: auth.sessionId,
+          purpose: request.body.purpose,
+          code: request.body.otp,
+          client: clientKey(request),
+        },
+        app.sessionClock(),
+      );
       return {
         success: true as const,
         message: messages.stepUpVerified,
@@ -113,11 +117,11 @@ export const palmEnrolmentRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistr
     },
     async (request) => {
       const auth = await requireUser(request);
-      const { validUntil } = await stepUpStatus(db, {
-        userId: auth.user.id,
-        sessionId: auth.sessionId,
-        purpose: request.params.purpose,
-      });
+      const { validUntil } = await stepUpStatus(
+        db,
+        { userId: auth.user.id, sessionId: auth.sessionId, purpose: request.params.purpose },
+        app.sessionClock(),
+      );
       return { verified: validUntil !== null, valid_until: validUntil?.toISOString() ?? null };
     },
   );

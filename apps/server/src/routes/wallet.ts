@@ -23,7 +23,13 @@ import { listTransactionHistory } from '../history/list-transaction-history';
 import { showDashboard } from '../history/show-dashboard';
 import { AppError } from '../lib/app-error';
 import { idempotencyKey } from './support/idempotency-key';
-import { actingFor, requireAdmin, requireUser, requireUserRecheckedInTransaction } from '../plugins/auth';
+import {
+  actingFor,
+  requireAdmin,
+  requireAdminWithRecentPasskey,
+  requireUser,
+  requireUserRecheckedInTransaction,
+} from '../plugins/auth';
 import { issueMoney } from '../wallet/issue-money';
 import { sendMoney, sendMoneyDeps } from '../wallet/send-money';
 import type { WalletDeps } from '../wallet/wallet-deps';
@@ -145,7 +151,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: WalletDeps }> = async (
       },
     },
     async (request) => {
-      const admin = await requireAdmin(request);
+      const admin = await requireAdminWithRecentPasskey(request);
       const { balancePaise } = await issueMoney(deps, {
         adminId: admin.user.id,
         userId: request.body.userId,
@@ -191,7 +197,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: WalletDeps }> = async (
       },
     },
     async (request) => {
-      const admin = await requireAdmin(request);
+      const admin = await requireAdminWithRecentPasskey(request);
       const { reversalId } = await reverseTransfer(deps, {
         adminId: admin.user.id,
         transferId: request.params.txid,

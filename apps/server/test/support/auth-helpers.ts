@@ -1,6 +1,7 @@
 import { hashPassword } from '../../src/lib/password';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Database } from '../../src/db/database';
+import { SoftwareAuthenticator } from './software-authenticator';
 
 let counter = 0;
 /** A unique address per call, so tests in one file never share throttles. */
@@ -103,7 +104,110 @@ export async function signInAsAdmin(app: FastifyInstance, database: Database): P
     .insertInto('users')
     .values({ email, username: 'Admin', role: 'admin', password_hash: await hashPassword(password) })
     .execute();
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
-  if (login.statusCode !== 200) throw new Error(`admin login: ${login.body}`);
-  return login.json().token as string;
+  const { token } = await logIn(app, { email, password });
+  return token;
+}
+
+/**
+ * The passkey each account uses in these tests, one per user id and app (the owner's device): made at the
+ * account's first sign-in, used at every later one.
+ */
+const devices = new WeakMap<FastifyInstance, Map<string, SoftwareAuthenticator>>();
+
+export function deviceOf(app: FastifyInstance, userId: string): SoftwareAuthenticator {
+  let byUser = devices.get(app);
+  if (!byUser) {
+    byUser = new Map();
+    devices.set(app, byUser);
+  }
+  let device = byUser.get(userId);
+  if (!device) {
+    device = new SoftwareAuthenticator(app.env.WEBAUTHN_ORIGINS[0]!);
+    byUser.set(userId, device);
+  }
+  return device;
+}
+
+async function injectOk(
+  app: FastifyInstance,
+  token: string,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  const response = await app.inject({
+    method,
+    url,
+    headers: bearer(token),
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+  return response;
+}
+
+/**
+ * Finishes a session's sign-in with its passkey when its user is an admin or a store owner (issue 23): the
+ * first time the account's device registers one (the answer's recovery codes are returned), later it signs.
+ * Does nothing for a session with nothing pending.
+ */
+export async function passSecondFactor(
+  app: FastifyInstance,
+  token: string,
+): Promise<{ recoveryCodes: string[] | undefined }> {
+  const session = (await injectOk(app, token, 'GET', '/api/auth/session')).json();
+  const step = session.second_factor as 'passkey_registration' | 'passkey' | null;
+  if (step === null) return { recoveryCodes: undefined };
+  const device = deviceOf(app, session.user.id as string);
+  if (step === 'passkey_registration') {
+    const { options } = (await injectOk(app, token, 'POST', '/api/passkeys/registration/options')).json();
+    const verified = await injectOk(app, token, 'POST', '/api/passkeys/registration/verify', {
+      response: device.register(options),
+    });
+    return { recoveryCodes: verified.json().recovery_codes as string[] | undefined };
+  }
+  await confirmWithPasskey(app, token, { purpose: 'sign_in' });
+  return { recoveryCodes: undefined };
+}
+
+/**
+ * A passkey check of the session's own device for one purpose (sign_in, reauth, transfer with its amount
+ * and receiver, or a step-up purpose); answers the verify call's body.
+ */
+export async function confirmWithPasskey(
+  app: FastifyInstance,
+  token: string,
+  request: { purpose: string; amount?: number; receiverEmail?: string; receiverPhone?: string },
+): Promise<Record<string, unknown>> {
+  const session = (await injectOk(app, token, 'GET', '/api/auth/session')).json();
+  const device = deviceOf(app, session.user.id as string);
+  const { options } = (
+    await injectOk(app, token, 'POST', '/api/passkeys/authentication/options', request)
+  ).json();
+  const verified = await injectOk(app, token, 'POST', '/api/passkeys/authentication/verify', {
+    response: device.assert(options),
+  });
+  return verified.json();
+}
+
+/**
+ * Logs in through POST /api/auth/login (password or code) and, for an admin or a store owner, finishes the
+ * sign-in with the account's passkey; answers the login's body (its token now a finished session's).
+ */
+export async function logIn(
+  app: FastifyInstance,
+  payload: Record<string, unknown>,
+  options: { headers?: Record<string, string>; remoteAddress?: string } = {},
+): Promise<{ token: string; user: { id: string; role: string; must_change_password: boolean } }> {
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload,
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+  });
+  if (login.statusCode !== 200) throw new Error(`login: ${login.statusCode} ${login.body}`);
+  const body = login.json();
+  await passSecondFactor(app, body.token as string);
+  return body;
 }

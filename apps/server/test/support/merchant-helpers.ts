@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/db/database';
-import { bearer, lastMessage, uniqueEmail } from './auth-helpers';
+import { bearer, lastMessage, logIn, uniqueEmail } from './auth-helpers';
 
 export interface ApprovedMerchant {
   token: string;
@@ -52,15 +52,12 @@ export async function approvedMerchant(
   if (approved.statusCode !== 200) throw new Error(`approval: ${approved.body}`);
   const temporary = /temporary password (\S+)\./.exec((await lastMessage(database, email)).body)?.[1];
   if (!temporary) throw new Error('no temporary password in the welcome email');
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email, password: temporary },
-  });
+  // The owner's first sign-in registers their passkey (issue 23), then replaces the temporary password.
+  const login = await logIn(app, { email, password: temporary });
   const changed = await app.inject({
     method: 'POST',
     url: '/api/auth/change-password',
-    headers: bearer(login.json<{ token: string }>().token),
+    headers: bearer(login.token),
     payload: { originalPassword: temporary, newPassword: 'shop owner secret' },
   });
   if (changed.statusCode !== 200) throw new Error(`password change: ${changed.body}`);
@@ -69,6 +66,6 @@ export async function approvedMerchant(
     merchantId: approved.json<{ merchant: { id: string } }>().merchant.id,
     vendorId: vendor.id,
     email,
-    userId: login.json<{ user: { id: string } }>().user.id,
+    userId: login.user.id,
   };
 }

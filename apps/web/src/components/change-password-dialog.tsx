@@ -11,6 +11,7 @@ import type { ChangePasswordFormValues } from '../lib/change-password';
 import { formErrorMessage } from '../lib/form-errors';
 import { TextField } from './form-field';
 import { Modal } from './modal';
+import { PasskeysList } from './passkeys-list';
 import { SessionsList } from './sessions-list';
 import { disabledClass, primaryButtonClass } from './ui-classes';
 
@@ -93,6 +94,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           {save.isPending ? 'Changing...' : 'Change Password'}
         </button>
       </form>
+      {open ? <PasskeysList /> : null}
       {open ? <SessionsList /> : null}
     </Modal>
   );

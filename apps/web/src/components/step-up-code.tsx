@@ -1,8 +1,11 @@
 import { messages } from '@hasta/contracts/messages';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { errorMessage } from '../lib/api-client';
+import { PasskeyCancelled, confirmWithPasskey, listPasskeys, passkeyKeys } from '../lib/passkeys';
 import { sendStepUpCode, verifyStepUpCode } from '../lib/palm-trust';
 import type { StepUpPurpose, StepUpSent } from '../lib/palm-trust';
 import { CodeChannelBadge, FormAlert, OtpField } from './form-field';
@@ -26,7 +29,39 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
   const [sent, setSent] = useState<StepUpSent | null>(null);
   const [otp, setOtp] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'send' | 'verify' | null>(null);
+  const [busy, setBusy] = useState<'send' | 'verify' | 'passkey' | null>(null);
+  const { t } = useTranslation();
+  // A person with a passkey may use it instead of the code (issue 23).
+  const passkeys = useQuery({ queryKey: passkeyKeys.list, queryFn: listPasskeys });
+  const hasPasskey = (passkeys.data?.passkeys.length ?? 0) > 0;
+
+  const confirmByPasskey = async (): Promise<void> => {
+    if (busy !== null) return;
+    setBusy('passkey');
+    setError(null);
+    try {
+      const { validUntil } = await confirmWithPasskey(purpose);
+      onVerified(validUntil ?? new Date());
+    } catch (cause) {
+      setError(
+        cause instanceof PasskeyCancelled
+          ? t('passkeys.cancelled')
+          : errorMessage(cause, messages.passkeyNotVerified),
+      );
+      setBusy(null);
+    }
+  };
+
+  const passkeyButton = hasPasskey ? (
+    <button
+      type="button"
+      className={`${secondaryButtonClass} ${disabledClass}`}
+      disabled={busy !== null}
+      onClick={() => void confirmByPasskey()}
+    >
+      {busy === 'passkey' ? t('passkeys.using') : t('passkeys.useInstead')}
+    </button>
+  ) : null;
 
   const send = async (): Promise<void> => {
     if (busy !== null) return;
@@ -69,14 +104,17 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
       {sent === null ? (
         <>
           <FormAlert id={alertId} message={error} />
-          <button
-            type="button"
-            className={`${primaryButtonClass} ${disabledClass}`}
-            disabled={busy !== null}
-            onClick={() => void send()}
-          >
-            {busy === 'send' ? 'Sending...' : 'Send code'}
-          </button>
+          <div className="flex flex-wrap gap-3">
+            <button
+              type="button"
+              className={`${primaryButtonClass} ${disabledClass}`}
+              disabled={busy !== null}
+              onClick={() => void send()}
+            >
+              {busy === 'send' ? 'Sending...' : 'Send code'}
+            </button>
+            {passkeyButton}
+          </div>
         </>
       ) : (
         <>
@@ -113,6 +151,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
               >
                 {busy === 'send' ? 'Sending...' : 'Resend code'}
               </button>
+              {passkeyButton}
             </div>
           </form>
         </>

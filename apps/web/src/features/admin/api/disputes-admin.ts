@@ -2,6 +2,7 @@ import { adminDisputeListResponseSchema, resolveDisputeResponseSchema } from '@h
 import type { AdminDispute } from '@hasta/contracts/palm-trust';
 
 import { apiRequest } from '../../../lib/api-client';
+import { withPasskeyReauth } from '../../../lib/passkeys';
 
 /** Disputes ("Not me" reports on palm payments) as admins resolve them (issue 21). */
 
@@ -20,9 +21,12 @@ export async function fetchDisputes(signal?: AbortSignal): Promise<AdminDispute[
 
 /** POST /api/disputes/{id}: refund the payer, or reject with a reason the payer is told. */
 export function resolveDispute(id: string, resolution: DisputeResolution) {
-  return apiRequest(`/api/disputes/${encodeURIComponent(id)}`, {
-    method: 'POST',
-    body: resolution,
-    schema: resolveDisputeResponseSchema,
-  });
+  // Moves money: the server may ask for the admin's passkey again first (issue 23).
+  return withPasskeyReauth(() =>
+    apiRequest(`/api/disputes/${encodeURIComponent(id)}`, {
+      method: 'POST',
+      body: resolution,
+      schema: resolveDisputeResponseSchema,
+    }),
+  );
 }

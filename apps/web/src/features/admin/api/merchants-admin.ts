@@ -7,6 +7,7 @@ import {
 import type { z } from 'zod';
 
 import { apiRequest } from '../../../lib/api-client';
+import { withPasskeyReauth } from '../../../lib/passkeys';
 
 /** Merchant accounts and their withdrawals, as admins manage them. */
 
@@ -42,9 +43,12 @@ export async function fetchPayouts(signal?: AbortSignal): Promise<Withdrawal[]> 
 
 /** POST /api/payouts/{id}: settle (the money leaves to the bank) or reject (it returns to the store). */
 export function decidePayout(id: string, action: PayoutAction) {
-  return apiRequest(`/api/payouts/${encodeURIComponent(id)}`, {
-    method: 'POST',
-    body: { action },
-    schema: successResponseSchema,
-  });
+  // Moves money: the server may ask for the admin's passkey again first (issue 23).
+  return withPasskeyReauth(() =>
+    apiRequest(`/api/payouts/${encodeURIComponent(id)}`, {
+      method: 'POST',
+      body: { action },
+      schema: successResponseSchema,
+    }),
+  );
 }

@@ -6,6 +6,7 @@ import {
 import type { z } from 'zod';
 
 import { apiRequest } from '../../../lib/api-client';
+import { withPasskeyReauth } from '../../../lib/passkeys';
 
 export type AdminTransaction = z.infer<typeof adminTransactionsResponseSchema>['transactions'][number];
 
@@ -13,11 +14,14 @@ export const adminTransactionsQueryKey = ['admin', 'transactions'] as const;
 
 /** POST /api/assignBalance: value issued by Hasta to a user (spec §2.17, §5.4). */
 export function assignBalance(userId: string, amountText: string) {
-  return apiRequest('/api/assignBalance', {
-    method: 'POST',
-    body: { userId, amount: Number(amountText) },
-    schema: assignBalanceResponseSchema,
-  });
+  // Moves money: the server may ask for the admin's passkey again first (issue 23).
+  return withPasskeyReauth(() =>
+    apiRequest('/api/assignBalance', {
+      method: 'POST',
+      body: { userId, amount: Number(amountText) },
+      schema: assignBalanceResponseSchema,
+    }),
+  );
 }
 
 /** GET /api/transaction (reversed ones included, so a deletion stays visible). */
@@ -31,8 +35,10 @@ export async function fetchAdminTransactions(signal?: AbortSignal): Promise<Admi
 
 /** DELETE /api/transaction/{txid}: a reversal, refused when the receiver no longer has the money. */
 export function deleteTransaction(txid: string) {
-  return apiRequest(`/api/transaction/${encodeURIComponent(txid)}`, {
-    method: 'DELETE',
-    schema: deleteTransactionResponseSchema,
-  });
+  return withPasskeyReauth(() =>
+    apiRequest(`/api/transaction/${encodeURIComponent(txid)}`, {
+      method: 'DELETE',
+      schema: deleteTransactionResponseSchema,
+    }),
+  );
 }

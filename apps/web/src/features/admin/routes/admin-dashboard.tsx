@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ComponentType } from 'react';
 
 import { Page } from '../../../components/page';
+import { PasskeysList } from '../../../components/passkeys-list';
 import { Tabs } from '../../../components/tabs';
 import { ApplicantsSection } from '../components/applicants-section';
 import { DisputesSection } from '../components/disputes-section';
@@ -50,6 +51,7 @@ export function AdminDashboardRoute() {
       <Tabs label="Admin sections" tabs={TABS} active={tab} onChange={setTab}>
         <Section key={tab} />
       </Tabs>
+      <PasskeysList headingLevel={2} />
     </Page>
   );
 }

@@ -1,4 +1,4 @@
-import type { OtpPurpose, PublicUser } from '@hasta/contracts/auth';
+import type { OtpPurpose, PublicUser, SessionAnswer } from '@hasta/contracts/auth';
 import { PHONE_DEFAULT_PREFIX } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import { useMutation } from '@tanstack/react-query';
@@ -25,6 +25,7 @@ import { EMPTY_CODE, codeOf } from '../utils/otp-digits';
 import { getPostLoginPath } from '../utils/post-login-path';
 import { ChannelToggle, ContactField } from './contact-field';
 import { ForcedPasswordChange } from './forced-password-change';
+import { PasskeySignInStep } from './passkey-sign-in-step';
 import { OtpInput } from './otp-input';
 import { PasswordResetForm } from './password-reset-form';
 import { ResendButton } from './resend-button';
@@ -33,7 +34,7 @@ import { ResendButton } from './resend-button';
  * The login modes of spec §2.8 and §4: choose, then otp (after a code is sent) or password; from password,
  * forgot (ask for the phone) then reset (code + new password); after an admin reset, change.
  */
-type Mode = 'choose' | 'otp' | 'password' | 'forgot' | 'reset' | 'change';
+type Mode = 'choose' | 'otp' | 'password' | 'forgot' | 'reset' | 'change' | 'passkey';
 type Field = 'contact' | 'code' | 'password';
 
 interface Problem {
@@ -49,7 +50,7 @@ const FORGOT_PROMPT: Record<Channel, string> = {
 const otpSentText = (channel: Channel): string =>
   channel === 'email' ? messages.otpSentEmail : messages.otpSentPhone;
 
-const modeHeading: Record<Exclude<Mode, 'change' | 'reset'>, string> = {
+const modeHeading: Record<Exclude<Mode, 'change' | 'reset' | 'passkey'>, string> = {
   choose: 'How would you like to log in?',
   otp: 'Enter your one-time code',
   password: 'Log in with your password',
@@ -72,6 +73,11 @@ export function LoginForm() {
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<Problem | null>(null);
   const [mustChange, setMustChange] = useState<{ user: PublicUser; password: string | null } | null>(null);
+  /** An admin's or store owner's sign-in waiting for its passkey step (issue 23). */
+  const [pendingPasskey, setPendingPasskey] = useState<{
+    answer: SessionAnswer;
+    password: string | null;
+  } | null>(null);
   const countdown = useCountdown();
 
   const fail = (field: Field | null, message: string): void => setProblem({ field, message });
@@ -93,6 +99,17 @@ export function LoginForm() {
     toast.dismiss();
     setProblem(null);
     setMode(next);
+  };
+
+  /** The password or code was right: an admin or store owner then takes the passkey step. */
+  const signedIn = (answer: SessionAnswer, knownPassword: string | null): void => {
+    if (answer.second_factor) {
+      setProblem(null);
+      setPendingPasskey({ answer, password: knownPassword });
+      setMode('passkey');
+      return;
+    }
+    complete(answer.user, knownPassword);
   };
 
   const complete = (user: PublicUser, knownPassword: string | null): void => {
@@ -127,14 +144,14 @@ export function LoginForm() {
 
   const verify = useMutation({
     mutationFn: ({ contact, code }: { contact: Contact; code: string }) => loginWithOtp(contact, code),
-    onSuccess: (answer) => complete(answer.user, null),
+    onSuccess: (answer) => signedIn(answer, null),
     onError: (error) => fail('code', errorMessage(error, messages.loginRequestFailed)),
   });
 
   const passwordLogin = useMutation({
     mutationFn: ({ contact, secret }: { contact: Contact; secret: string }) =>
       loginWithPassword(contact, secret),
-    onSuccess: (answer, { secret }) => complete(answer.user, secret),
+    onSuccess: (answer, { secret }) => signedIn(answer, secret),
     onError: (error) => fail(null, errorMessage(error, messages.loginRequestFailed)),
   });
 
@@ -177,6 +194,25 @@ export function LoginForm() {
     />
   );
 
+  if (mode === 'passkey' && pendingPasskey !== null && pendingPasskey.answer.second_factor) {
+    return (
+      <PasskeySignInStep
+        step={pendingPasskey.answer.second_factor}
+        onDone={() => {
+          setPendingPasskey(null);
+          complete(pendingPasskey.answer.user, pendingPasskey.password);
+        }}
+        onCancel={() => {
+          // End the half-open session (it can do nothing but the passkey step anyway).
+          apiRequest('/api/auth/logout', { method: 'POST', schema: z.unknown() }).catch(() => undefined);
+          setPendingPasskey(null);
+          setPassword('');
+          backToChoose();
+        }}
+      />
+    );
+  }
+
   if (mode === 'change' && mustChange !== null) {
     return (
       <ForcedPasswordChange
@@ -209,7 +245,7 @@ export function LoginForm() {
             setProblem(null);
             send.mutate({ contact: sentTo, purpose: 'password_reset' });
           }}
-          onDone={(user) => complete(user, null)}
+          onDone={(answer) => signedIn(answer, null)}
           onBack={backToChoose}
         />
       </section>
@@ -217,7 +253,8 @@ export function LoginForm() {
   }
 
   const showToggle = mode === 'choose' || mode === 'password' || mode === 'forgot';
-  const heading = mode === 'change' || mode === 'reset' ? modeHeading.choose : modeHeading[mode];
+  const heading =
+    mode === 'change' || mode === 'reset' || mode === 'passkey' ? modeHeading.choose : modeHeading[mode];
 
   return (
     <section aria-labelledby={`${errorId}-heading`} className="space-y-6">

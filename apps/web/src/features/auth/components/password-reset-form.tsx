@@ -1,4 +1,4 @@
-import type { PublicUser } from '@hasta/contracts/auth';
+import type { SessionAnswer } from '@hasta/contracts/auth';
 import { messages } from '@hasta/contracts/messages';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -22,7 +22,8 @@ interface PasswordResetFormProps {
   /** A failed resend, reported by the page that sends codes. */
   resendError: string | null;
   onResend: () => void;
-  onDone: (user: PublicUser) => void;
+  /** The new session (an admin's or store owner's still takes its passkey step). */
+  onDone: (answer: SessionAnswer) => void;
   onBack: () => void;
 }
 
@@ -49,7 +50,7 @@ export function PasswordResetForm({
       resetForgottenPassword(contact, values.code, values.password),
     onSuccess: (answer) => {
       toast.success(messages.passwordResetDone);
-      onDone(answer.user);
+      onDone(answer);
     },
     onError: (error) =>
       setProblem({ field: null, message: errorMessage(error, messages.loginRequestFailed) }),

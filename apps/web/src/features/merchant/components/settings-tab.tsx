@@ -13,6 +13,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
+import { PasskeysList } from '../../../components/passkeys-list';
 import { fetchSettings, merchantKeys, resendContactCode, saveSettings, verifyContact } from '../api/merchant';
 import type { ContactChannel, MerchantSettings } from '../api/merchant';
 
@@ -51,6 +52,7 @@ export function SettingsTab() {
       {data.contact_phone !== null && !data.contact_phone_verified ? (
         <VerifyContact channel="phone" address={data.contact_phone} />
       ) : null}
+      <PasskeysList />
     </div>
   );
 }

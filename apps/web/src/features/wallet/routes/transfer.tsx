@@ -1,7 +1,7 @@
 import { OTP_RESEND_COOLDOWN_MS, TRANSFER_REDIRECT_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import { formatInr, paiseToRupeesText, parseRupees } from '@hasta/ledger/money';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,6 +26,7 @@ import {
 import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
 import { maskDestination } from '../../../lib/masking';
+import { PasskeyCancelled, confirmWithPasskey, listPasskeys, passkeyKeys } from '../../../lib/passkeys';
 import {
   canAttemptOtp,
   canSendOtp,
@@ -84,6 +85,9 @@ export function TransferRoute() {
   const [otp, setOtp] = useState('');
   const [done, setDone] = useState(false);
   const countdown = useCountdown();
+  // A person with a passkey may approve the transfer with it instead of the code (issue 23).
+  const passkeys = useQuery({ queryKey: passkeyKeys.list, queryFn: listPasskeys });
+  const hasPasskey = (passkeys.data?.passkeys.length ?? 0) > 0;
 
   useEffect(() => {
     if (!done) return undefined;
@@ -170,8 +174,13 @@ export function TransferRoute() {
       setBusy(false);
       return;
     }
+    await pay(user.id, pending.transfer);
+  };
+
+  /** The transfer, once a code or a passkey approved it. */
+  const pay = async (userId: string | number, transfer: PendingTransfer): Promise<void> => {
     try {
-      await postTransfer(String(user.id), pending.transfer);
+      await postTransfer(String(userId), transfer);
       // The server confirmed: one message for the outcome, on the page (no toast beside it, no busy button).
       toast.dismiss(TRANSFER_TOAST_ID);
       void queryClient.invalidateQueries({ queryKey: ['wallet'] });
@@ -181,6 +190,29 @@ export function TransferRoute() {
       setError(errorMessage(cause, messages.transferProcessingFailed));
       setBusy(false);
     }
+  };
+
+  /** "Use a passkey instead" (issue 23): the passkey approves this amount to this receiver, as the code would. */
+  const approveWithPasskey = async (): Promise<void> => {
+    if (busy || pending === null || user === null) return;
+    setError(null);
+    setBusy(true);
+    try {
+      await confirmWithPasskey('transfer', {
+        amount: Number(pending.transfer.amountText),
+        receiverEmail: pending.transfer.receiverEmail,
+        receiverPhone: pending.transfer.receiverPhone,
+      });
+    } catch (cause) {
+      setError(
+        cause instanceof PasskeyCancelled
+          ? t('passkeys.cancelled')
+          : errorMessage(cause, messages.passkeyNotVerified),
+      );
+      setBusy(false);
+      return;
+    }
+    await pay(user.id, pending.transfer);
   };
 
   const resend = async (): Promise<void> => {
@@ -251,6 +283,16 @@ export function TransferRoute() {
               {busy ? 'Verifying...' : 'Verify & Send Money'}
             </button>
           </form>
+          {hasPasskey ? (
+            <button
+              type="button"
+              className={`${secondaryButtonClass} ${disabledClass} mt-3 w-full`}
+              disabled={busy || done}
+              onClick={() => void approveWithPasskey()}
+            >
+              {t('passkeys.useInstead')}
+            </button>
+          ) : null}
           <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
             <button
               type="button"

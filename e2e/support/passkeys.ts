@@ -1,0 +1,197 @@
+import { createPrivateKey } from 'node:crypto';
+
+import { messages } from '@hasta/contracts/messages';
+import { expect } from '@playwright/test';
+import type { APIRequestContext, CDPSession, Page } from '@playwright/test';
+
+import { SoftwareAuthenticator } from '../../apps/server/test/support/software-authenticator';
+
+/**
+ * Passkeys in the browser tests (issue 23): admins and store owners finish every sign-in with one. API
+ * clients play the owner's device with the server tests' software authenticator; pages use Chromium's
+ * virtual authenticator, loaded with the same credential, so an account signed in both ways has one passkey.
+ *
+ * An account's device is made from its address (the same key in every worker, so the suite's one admin is
+ * the same device everywhere), unless a page registered one itself: its key is then read back from the
+ * virtual authenticator and used from then on in this worker.
+ */
+
+/** The relying party the e2e server runs with (WEBAUTHN_RP_ID's default). */
+const RP_ID = 'localhost';
+
+const registeredByPages = new Map<string, { credentialId: Uint8Array; pkcs8: Buffer }>();
+
+/** The page origin the server expects in a ceremony: the suite's base URL (http://localhost:PORT). */
+function originOf(_client: APIRequestContext | Page): string {
+  return `http://localhost:${Number(process.env['E2E_PORT'] ?? 4310)}`;
+}
+
+/** The device of the account signed in with `contact`. */
+export function deviceFor(contact: string, origin: string): SoftwareAuthenticator {
+  const known = registeredByPages.get(contact);
+  if (known)
+    return new SoftwareAuthenticator(origin, {
+      privateKey: createPrivateKey({ key: known.pkcs8, format: 'der', type: 'pkcs8' }),
+      credentialId: known.credentialId,
+      counter: 'clock',
+    });
+  return SoftwareAuthenticator.fromSeed(origin, contact);
+}
+
+async function okJson(
+  response: Awaited<ReturnType<APIRequestContext['post']>>,
+): Promise<Record<string, unknown>> {
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/**
+ * Finishes an API sign-in (its answer's `second_factor`) with the account's device: registers it at the
+ * first sign-in, signs with it later. Another worker registering the same admin first is not a failure:
+ * the session then signs with the device instead.
+ */
+export async function passSecondFactor(
+  request: APIRequestContext,
+  contact: string,
+  step: 'passkey_registration' | 'passkey' | null | undefined,
+): Promise<void> {
+  if (step === null || step === undefined) return;
+  const device = deviceFor(contact, originOf(request));
+  if (step === 'passkey_registration') {
+    const { options } = await okJson(await request.post('/api/passkeys/registration/options', { data: {} }));
+    if (options !== undefined) {
+      const verified = await request.post('/api/passkeys/registration/verify', {
+        data: { response: device.register(options as never) },
+      });
+      if (verified.status() === 200) return;
+    }
+  }
+  await confirmByApi(request, contact, { purpose: 'sign_in' });
+}
+
+/** A passkey check through the API for one purpose (sign_in, reauth, a step-up, a transfer). */
+export async function confirmByApi(
+  request: APIRequestContext,
+  contact: string,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const device = deviceFor(contact, originOf(request));
+  const { options } = await okJson(
+    await request.post('/api/passkeys/authentication/options', { data: body }),
+  );
+  await okJson(
+    await request.post('/api/passkeys/authentication/verify', {
+      data: { response: device.assert(options as never) },
+    }),
+  );
+}
+
+/** Whether an answer asks for the admin's passkey again (403 passkeyReauthRequired). */
+export async function asksForPasskeyAgain(
+  response: Awaited<ReturnType<APIRequestContext['post']>>,
+): Promise<boolean> {
+  if (response.status() !== 403) return false;
+  const body = (await response.json().catch(() => ({}))) as { message?: string };
+  return body.message === messages.passkeyReauthRequired;
+}
+
+const virtualAuthenticators = new WeakMap<Page, { cdp: CDPSession; authenticatorId: string }>();
+
+/** Chromium's virtual authenticator on this page (one per page): internal, user-verifying, resident keys. */
+export async function virtualAuthenticator(
+  page: Page,
+): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const existing = virtualAuthenticators.get(page);
+  if (existing) return existing;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  });
+  const made = { cdp, authenticatorId };
+  virtualAuthenticators.set(page, made);
+  return made;
+}
+
+/** Loads the account's device into the page's virtual authenticator, so the page can sign with it. */
+export async function loadDevice(page: Page, contact: string): Promise<void> {
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
+  const device = deviceFor(contact, originOf(page));
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  const credentialId = Buffer.from(device.credentialId).toString('base64');
+  if (credentials.some((credential) => credential.credentialId === credentialId)) return;
+  await cdp.send('WebAuthn.addCredential', {
+    authenticatorId,
+    credential: {
+      credentialId,
+      isResidentCredential: false,
+      rpId: RP_ID,
+      privateKey: device.pkcs8Base64,
+      // Counts on from the clock, as the API clients' copies of this device do.
+      signCount: SoftwareAuthenticator.clockCount(),
+    },
+  });
+}
+
+/** Remembers the passkey a page just registered for `contact` (its key, read from the virtual authenticator). */
+export async function rememberPageDevice(page: Page, contact: string): Promise<void> {
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  // Every credential but the ones this worker knows already (the address's own device included).
+  const known = new Set(
+    [
+      ...registeredByPages.values(),
+      { credentialId: SoftwareAuthenticator.fromSeed(originOf(page), contact).credentialId },
+    ].map((device) => Buffer.from(device.credentialId).toString('base64')),
+  );
+  const made = credentials.filter((credential) => !known.has(credential.credentialId)).at(-1);
+  if (!made) throw new Error(`no passkey made for ${contact} in the virtual authenticator`);
+  registeredByPages.set(contact, {
+    credentialId: new Uint8Array(Buffer.from(made.credentialId, 'base64')),
+    pkcs8: Buffer.from(made.privateKey, 'base64'),
+  });
+}
+
+/**
+ * The passkey step of a sign-in on the login page, if it shows: creates the passkey (and confirms the
+ * recovery codes were saved) at the first sign-in, uses it later. Answers which it was, or null.
+ */
+export async function finishPasskeyStepOnPage(
+  page: Page,
+  contact: string,
+): Promise<'registered' | 'used' | null> {
+  const create = page.getByRole('heading', { name: 'Create your passkey' });
+  const use = page.getByRole('heading', { name: 'Use your passkey' });
+  const settled = page
+    .getByRole('main')
+    .getByRole('alert')
+    .or(page.getByRole('heading', { name: 'Choose a new password' }));
+  // Whichever comes first; the others are left to lapse quietly.
+  const quietly = (waiting: Promise<unknown>) => waiting.catch(() => undefined);
+  await Promise.race([
+    quietly(create.waitFor()),
+    quietly(use.waitFor()),
+    quietly(settled.first().waitFor()),
+    quietly(page.waitForURL((url) => url.pathname !== '/login')),
+  ]);
+  if (await create.isVisible()) {
+    await page.getByRole('button', { name: 'Create passkey' }).click();
+    await expect(page.getByRole('heading', { name: 'Save your recovery codes' })).toBeVisible();
+    await page.getByLabel('I have saved them').check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await rememberPageDevice(page, contact);
+    return 'registered';
+  }
+  if (await use.isVisible()) {
+    await page.getByRole('button', { name: 'Use passkey' }).click();
+    await expect(use).toHaveCount(0);
+    return 'used';
+  }
+  return null;
+}
