@@ -165,9 +165,13 @@ export interface VerificationSpendsTable {
 
 export interface LedgerAccountsTable {
   id: Generated<string>;
-  kind: 'user' | 'merchant' | 'system';
+  kind: 'user' | 'merchant' | 'system' | 'points';
+  /** Rupees (paise) or reward points (migration 030). */
+  asset: ColumnType<'inr' | 'points', 'inr' | 'points' | undefined, never>;
   user_id: string | null;
   merchant_id: string | null;
+  /** A person's points account: its owner. */
+  points_user_id: string | null;
   debits_posted: ColumnType<bigint, bigint | undefined, bigint>;
   credits_posted: ColumnType<bigint, bigint | undefined, bigint>;
   debits_pending: ColumnType<bigint, bigint | undefined, bigint>;
@@ -188,7 +192,7 @@ export interface LedgerTransfersTable {
   debit_account_id: string;
   credit_account_id: string;
   amount_paise: bigint;
-  kind: 'issuance' | 'transfer' | 'payment' | 'reversal' | 'payout';
+  kind: 'issuance' | 'transfer' | 'payment' | 'reversal' | 'payout' | 'reward' | 'redemption';
   phase: 'single' | 'pending' | 'post' | 'void';
   pending_id: string | null;
   timeout_at: Timestamp | null;
