@@ -45,3 +45,18 @@ CREATE TABLE referrals (
   CHECK (referred_user_id <> referrer_user_id)
 );
 CREATE INDEX referrals_referrer_idx ON referrals (referrer_user_id);
+
+-- Why each points transfer was made (the Rewards tab's list, the take-back of a reversed payment's award,
+-- the admin's totals): written in the transfer's own transaction.
+CREATE TABLE reward_entries (
+  transfer_id uuid PRIMARY KEY REFERENCES ledger_transfers (id),
+  user_id uuid NOT NULL REFERENCES users (id),
+  reason text NOT NULL CHECK (reason IN ('palm_payment', 'kiosk_bonus', 'referral', 'take_back', 'redemption')),
+  -- Signed: positive for points in, negative for points out.
+  points bigint NOT NULL CHECK (points <> 0),
+  -- What caused it: the palm payment, the referral's other person, the award taken back.
+  cause_id uuid,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX reward_entries_user_idx ON reward_entries (user_id, created_at DESC);
+CREATE INDEX reward_entries_cause_idx ON reward_entries (cause_id) WHERE cause_id IS NOT NULL;

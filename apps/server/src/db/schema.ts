@@ -201,6 +201,29 @@ export interface LedgerTransfersTable {
   created_at: Timestamp;
 }
 
+export interface ReferralCodesTable {
+  user_id: string;
+  code: string;
+  shares: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+}
+
+export interface ReferralsTable {
+  referred_user_id: string;
+  referrer_user_id: string;
+  joined_at: Timestamp;
+  rewarded_at: Timestamp | null;
+}
+
+export interface RewardEntriesTable {
+  transfer_id: string;
+  user_id: string;
+  reason: 'palm_payment' | 'kiosk_bonus' | 'referral' | 'take_back' | 'redemption';
+  points: bigint;
+  cause_id: string | null;
+  created_at: Timestamp;
+}
+
 export interface ApplicantsTable {
   id: Generated<string>;
   username: string;
@@ -506,6 +529,9 @@ export interface Schema {
   ledger_accounts: LedgerAccountsTable;
   ledger_requests: LedgerRequestsTable;
   ledger_transfers: LedgerTransfersTable;
+  referral_codes: ReferralCodesTable;
+  referrals: ReferralsTable;
+  reward_entries: RewardEntriesTable;
   sessions: SessionsTable;
   otp_codes: OtpCodesTable;
   otp_events: OtpEventsTable;

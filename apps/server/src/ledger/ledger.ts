@@ -325,6 +325,24 @@ export class Ledger {
   }
 }
 
+/**
+ * Runs `work` in one READ COMMITTED transaction (the ledger's posting functions require it), retried a bounded
+ * number of times on serialization failures, deadlocks and racing first uses of an id, as every ledger write.
+ */
+export async function inLedgerTransaction<T>(
+  db: Kysely<Schema>,
+  work: (trx: Transaction<Schema>) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction().setIsolationLevel('read committed').execute(work);
+    } catch (error) {
+      if (attempt < MAX_ATTEMPTS && RETRYABLE.has(sqlState(error) ?? '')) continue;
+      throw error;
+    }
+  }
+}
+
 /** Findings of the auditor; empty when the books balance. */
 export async function auditLedger(db: Kysely<Schema>): Promise<string[]> {
   const findings: string[] = [];
