@@ -136,19 +136,25 @@ export const router = createBrowserRouter([
         },
         { namespaces: ['rewards'] },
       ),
-      page('/admin', 'admin', async () => {
-        const [{ RequireAdmin }, { AdminDashboardRoute }] = await Promise.all([
-          import('./route-guards'),
-          import('../features/admin/routes/admin-dashboard'),
-        ]);
-        return {
-          Component: () => (
-            <RequireAdmin>
-              <AdminDashboardRoute />
-            </RequireAdmin>
-          ),
-        };
-      }),
+      page(
+        '/admin',
+        'admin',
+        async () => {
+          const [{ RequireAdmin }, { AdminDashboardRoute }] = await Promise.all([
+            import('./route-guards'),
+            import('../features/admin/routes/admin-dashboard'),
+          ]);
+          return {
+            Component: () => (
+              <RequireAdmin>
+                <AdminDashboardRoute />
+              </RequireAdmin>
+            ),
+          };
+        },
+        // The Users tab's rewards columns and summary (issue 24).
+        { namespaces: ['rewards'] },
+      ),
       page(
         '/store-dashboard',
         'storeDashboard',
