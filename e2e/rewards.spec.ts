@@ -71,8 +71,8 @@ test.describe('Rewards', () => {
     // The receiver takes two palm payments: ₹2,000 reaches Silver (made below it: no points), then ₹10 earns 5.
     const receiverSession = await apiSession(playwright, baseURL, receiver);
     for (const [amount, first] of [
-      [2000, 100],
-      [10, 200],
+      [2000, 200],
+      [10, 300],
     ] as const) {
       const paid = await receiverSession.post('/Palm/authenticate', {
         data: { amount, scan: { frames: palmFrames(palm, first), source: 'camera' } },
