@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger, inLedgerTransaction, POINTS_ACCOUNT_ID, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
 import { nextTier, tierFor, tierWindowStart } from '../src/rewards/rewards-rules';
 import { showRewards } from '../src/rewards/show-rewards';
-import { bearer, lastCode, passCooldown, registerUser, signInAsAdmin } from './support/auth-helpers';
+import {
+  bearer,
+  lastCode,
+  passCooldown,
+  registerUser,
+  signInAsAdmin,
+  uniquePhone,
+} from './support/auth-helpers';
+import { approvedMerchant } from './support/merchant-helpers';
 import { auditAfterEachTest, outcomeOf } from './support/ledger-helpers';
 import { palmSupply, registerPalm } from './support/palm-helpers';
 import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
@@ -242,6 +250,37 @@ describe(`rewards on ${testDatabaseKind}`, () => {
     await pay(10);
     expect((await rewardsOf(referrer.token)).points).toBe(50);
     expect((await rewardsOf(payer.token)).points).toBe(50);
+  });
+
+  it('pays a referral at the first payment into a store too, and counts store payments towards the tier', async () => {
+    const referrer = await registerUser(test.app, test.database);
+    const { code } = (await rewardsOf(referrer.token)).referral;
+    const phone = uniquePhone();
+    const customer = await registerUser(test.app, test.database, { phone });
+    await give(customer.user.id, 3000);
+    expect((await post('/api/rewards/referral', customer.token, { code })).statusCode).toBe(200);
+    const shop = await approvedMerchant(test.app, test.database, adminToken, 'Rewards Stall');
+
+    await passCooldown(test.database, phone);
+    expect((await post('/api/send-sms-otp', customer.token, { phone, purpose: 'transfer' })).statusCode).toBe(
+      200,
+    );
+    const otp = await lastCode(test.database, phone);
+    expect(
+      (await post('/api/verify-sms-otp', customer.token, { phone, otp, purpose: 'transfer' })).statusCode,
+    ).toBe(200);
+    const paid = await post('/api/transfer', customer.token, {
+      receiverEmail: shop.email,
+      amount: 2000,
+      transferMethod: 'qr_scan',
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+
+    expect(await rewardsOf(customer.token)).toMatchObject({ points: 50, tier: 'Silver', spend: '2000.00' });
+    expect(await rewardsOf(referrer.token)).toMatchObject({
+      points: 50,
+      referral: { joined: 1, rewarded: 1 },
+    });
   });
 
   it('refuses a referral code named by an account older than a day', async () => {

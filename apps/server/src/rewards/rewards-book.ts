@@ -1,10 +1,10 @@
 import { KIOSK_REGISTRATION_BONUS_POINTS } from '@hasta/contracts/constants';
 import type { RewardReason } from '@hasta/contracts/rewards';
 import { availableOf } from '@hasta/ledger/rules';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
 import type { RewardsConfig } from '../env';
-import { POINTS_ACCOUNT_ID, toState, uuidFromText, type Ledger } from '../ledger/ledger';
+import { POINTS_ACCOUNT_ID, inLedgerTransaction, toState, uuidFromText, type Ledger } from '../ledger/ledger';
 import {
   addRewardEntry,
   awardsCausedBy,
@@ -115,6 +115,16 @@ export class RewardsBook {
       reason: 'referral',
       causeId: userId,
     });
+  }
+
+  /**
+   * A Send Money payment into a store (how a store's QR code is paid) was committed by the group-commit path:
+   * a referral waiting for this person's first payment pays out, in a transaction of its own right after
+   * (the batch's transaction is shared with other people's transfers). Idempotent: if this fails, the
+   * referral stays unpaid and the person's next payment pays it.
+   */
+  async storePaymentMade(db: Kysely<Schema>, userId: string): Promise<void> {
+    await inLedgerTransaction(db, (trx) => this.firstPaymentMade(trx, userId));
   }
 
   /**

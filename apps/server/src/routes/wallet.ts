@@ -37,7 +37,11 @@ export const walletRoutes: FastifyPluginAsyncZod<{ deps: WalletDeps }> = async (
     rewards: app.rewards,
   };
 
-  const sendMoneyWith = sendMoneyDeps({ ...options.deps, batcher: app.transferBatcher });
+  const sendMoneyWith = sendMoneyDeps({
+    ...options.deps,
+    batcher: app.transferBatcher,
+    rewards: app.rewards,
+  });
 
   app.get(
     '/dashboard',
