@@ -16,6 +16,7 @@ import {
   focusRing,
   primaryButtonClass,
   secondaryButtonClass,
+  textLinkClass,
 } from '../../../components/ui-classes';
 import { useFormatters } from '../../../lib/i18n-format';
 import { ComingSoonBadge } from '../components/coming-soon-badge';
@@ -95,8 +96,27 @@ function OfflineMock() {
   );
 }
 
+/** The rewards programmes' own pages (issue 24), linked from their feature sections. */
+function ProgrammeLink({ to, label }: { to: string; label: string }) {
+  return (
+    <p className="mt-4">
+      <Link to={to} className={textLinkClass}>
+        {label}
+      </Link>
+    </p>
+  );
+}
+
 function FeatureExtra({ id }: { id: FeatureId }): ReactNode {
-  if (id === 'tiers') return <TierCards />;
+  const { t } = useTranslation('features');
+  if (id === 'tiers')
+    return (
+      <>
+        <TierCards />
+        <ProgrammeLink to="/rewards/stars" label={t('tiers.rulesLink')} />
+      </>
+    );
+  if (id === 'points') return <ProgrammeLink to="/rewards/points" label={t('points.rulesLink')} />;
   if (id === 'utility') return <UtilityCategories />;
   if (id === 'offline') return <OfflineMock />;
   return null;
