@@ -184,6 +184,48 @@ describe(`rewards on ${testDatabaseKind}`, () => {
     expect(after.recent[0]).toMatchObject({ reason: 'take_back', points: -5 });
     // The reversed payment no longer counts towards the tier either.
     expect(after.spend).toBe('2000.00');
+
+    // A refunded "Not me" dispute is a reversal too: the disputed payment's points go back.
+    const disputed = await pay(20);
+    expect((await rewardsOf(payer.token)).points).toBe(5);
+    const dispute = (await post('/api/palm/disputes', payer.token, { transaction_id: disputed.id })).json()
+      .dispute as { id: string };
+    expect((await post(`/api/disputes/${dispute.id}`, adminToken, { action: 'refund' })).statusCode).toBe(
+      200,
+    );
+    const refunded = await rewardsOf(payer.token);
+    expect(refunded.points).toBe(0);
+    expect(refunded.recent.slice(0, 2)).toMatchObject([
+      { reason: 'take_back', points: -5 },
+      { reason: 'palm_payment', points: 5 },
+    ]);
+  });
+
+  it('takes back only what is left of an award whose points were redeemed meanwhile', async () => {
+    const { payer, pay } = await payerWithPalm();
+    await pay(10_000);
+    const rewarded = await pay(10);
+    expect((await rewardsOf(payer.token)).points).toBe(20);
+    const { paymentReversed } = test.app.rewards;
+    // Most of the 20 points were spent: 17 of them, leaving 3.
+    const pointsAccount = await test.app.ledger.ensurePointsAccount(payer.user.id);
+    await test.app.ledger.transfer({
+      id: randomUUID(),
+      debitAccountId: pointsAccount,
+      creditAccountId: POINTS_ACCOUNT_ID,
+      amountPaise: 17n,
+      kind: 'redemption',
+    });
+    await inLedgerTransaction(test.database.db, (trx) =>
+      paymentReversed.call(test.app.rewards, trx, rewarded.id),
+    );
+    expect(await rewardsOf(payer.token)).toMatchObject({
+      points: 0,
+      recent: [
+        { reason: 'take_back', points: -3 },
+        { reason: 'palm_payment', points: 20 },
+      ],
+    });
   });
 
   it('gives the kiosk bonus of 100 points once, for a palm enrolled with staff’s help', async () => {
