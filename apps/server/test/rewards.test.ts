@@ -325,6 +325,27 @@ describe(`rewards on ${testDatabaseKind}`, () => {
     });
   });
 
+  // Attacks on the programme's money: the rewards expense account pays real rupees for points.
+  it('attack: two people paying each other back and forth by palm earn no points and no tier', async () => {
+    // A pays B and B pays A: no money leaves the pair, so every point would be the programme's money.
+    const { payer, pay } = await payerWithPalm();
+    await pay(2000);
+    await pay(10);
+    await pay(10);
+    expect(await rewardsOf(payer.token)).toMatchObject({ points: 0, tier: null, spend: '0.00' });
+  });
+
+  it('attack: a referral is not paid out by a payment to a friend, only by a purchase at a store', async () => {
+    // Accounts made with one's own code, each paying a friend ₹0.01, would each bring 50 + 50 points.
+    const referrer = await registerUser(test.app, test.database);
+    const { code } = (await rewardsOf(referrer.token)).referral;
+    const { payer, pay } = await payerWithPalm();
+    expect((await post('/api/rewards/referral', payer.token, { code })).statusCode).toBe(200);
+    await pay(0.01);
+    expect((await rewardsOf(referrer.token)).referral).toMatchObject({ joined: 1, rewarded: 0 });
+    expect((await rewardsOf(payer.token)).points).toBe(0);
+  });
+
   it('refuses a referral code named by an account older than a day', async () => {
     const referrer = await registerUser(test.app, test.database);
     const { code } = (await rewardsOf(referrer.token)).referral;
