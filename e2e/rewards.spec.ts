@@ -3,6 +3,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './support/accounts';
 import type { Account } from './support/accounts';
 import { axeViolations } from './support/axe';
+import { createMerchant } from './support/merchant';
 import { extractCode, nextMessage } from './support/outbox';
 import { newPalmSeed, palmFrames } from './support/palm';
 import type { Palm } from './support/palm';
@@ -41,12 +42,11 @@ async function enrolAtKiosk(
 }
 
 test.describe('Rewards', () => {
-  test('a person pays by palm, sees points and tier move in the Rewards tab, redeems and sees the rupees in the wallet and History', async ({
+  test('a person pays by palm at a store, sees points and tier move in the Rewards tab, redeems and sees the rupees in the wallet and History', async ({
     browser,
     playwright,
     baseURL,
     account: payer,
-    phoneAccount: receiver,
   }) => {
     test.setTimeout(180_000);
     const palm = { seed: newPalmSeed(), identity: 0 };
@@ -68,25 +68,27 @@ test.describe('Rewards', () => {
     await expect(page.getByTestId('recent-points')).toContainText('Kiosk registration bonus');
     expect(await axeViolations(page), 'rewards tab').toEqual([]);
 
-    // The receiver takes two palm payments: ₹2,000 reaches Silver (made below it: no points), then ₹10 earns 5.
-    const receiverSession = await apiSession(playwright, baseURL, receiver);
+    // A store takes two palm payments (Accept Palm): ₹2,000 reaches Silver (made below it: no points), then
+    // ₹10 earns 5.
+    const store = await createMerchant(playwright, baseURL, 'Rewards Kirana');
+    const storeSession = await apiSession(playwright, baseURL, store);
     for (const [amount, first] of [
       [2000, 200],
       [10, 300],
     ] as const) {
-      const paid = await receiverSession.post('/Palm/authenticate', {
+      const paid = await storeSession.post('/api/transaction', {
         data: { amount, scan: { frames: palmFrames(palm, first), source: 'camera' } },
         headers: { 'Idempotency-Key': `rewards-e2e-${palm.seed}-${amount}` },
       });
       expect(paid.status(), await paid.text()).toBe(200);
     }
-    await receiverSession.dispose();
+    await storeSession.dispose();
 
     await page.reload();
     await tabs.getByRole('tab', { name: 'Rewards' }).click();
     await expect(page.getByTestId('points-balance')).toHaveText('105');
     await expect(page.getByTestId('tier')).toHaveText('Silver');
-    await expect(page.getByText('Each palm payment now earns 5 points.')).toBeVisible();
+    await expect(page.getByText('Each palm payment at a store now earns 5 points.')).toBeVisible();
     await expect(page.getByTestId('recent-points').getByRole('listitem').first()).toContainText(
       'Palm payment',
     );
@@ -120,7 +122,7 @@ test.describe('Rewards', () => {
     ] as const) {
       const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: tier }) });
       await expect(card).toContainText(`From ${from} in 12 months`);
-      await expect(card).toContainText(`${points} points per palm payment`);
+      await expect(card).toContainText(`${points} points per palm payment at a store`);
     }
     expect(await axeViolations(page), 'stars programme').toEqual([]);
 

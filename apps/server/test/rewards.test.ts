@@ -40,24 +40,34 @@ describe(`rewards on ${testDatabaseKind}`, () => {
   const balanceOf = async (token: string) =>
     (await get('/api/dashboard', token)).json().user.balance as string;
 
-  /** A person with a palm of their own and money to spend, and someone to pay. */
+  /** The store the payers of this file buy from (its owner takes palm payments: Accept Palm). */
+  let store: { token: string };
+
+  /**
+   * A person with a palm of their own and money to spend: `pay` buys at the store by palm (a purchase, what
+   * earns points), `payFriend` pays another person by palm (/receive).
+   */
   async function payerWithPalm(rupees = 50_000) {
     const payer = await registerUser(test.app, test.database);
     const palm = palms.newIdentity();
     expect((await registerPalm(test.app, payer.token, 'right', palms.freshScan(palm))).statusCode).toBe(200);
     await give(payer.user.id, rupees);
-    const receiver = await registerUser(test.app, test.database);
-    const pay = async (amount: number, key: string = randomUUID()) => {
+    const friend = await registerUser(test.app, test.database);
+    const byPalm = async (url: string, token: string, amount: number, key: string) => {
       const response = await post(
-        '/Palm/authenticate',
-        receiver.token,
+        url,
+        token,
         { amount, scan: palms.freshScan(palm) },
         { 'idempotency-key': key },
       );
-      expect(response.statusCode).toBe(200);
+      expect(response.statusCode, response.body).toBe(200);
       return response.json().transaction as { id: string };
     };
-    return { payer, receiver, pay };
+    const pay = (amount: number, key: string = randomUUID()) =>
+      byPalm('/api/transaction', store.token, amount, key);
+    const payFriend = (amount: number, key: string = randomUUID()) =>
+      byPalm('/Palm/authenticate', friend.token, amount, key);
+    return { payer, pay, payFriend };
   }
 
   beforeAll(async () => {
@@ -73,6 +83,7 @@ describe(`rewards on ${testDatabaseKind}`, () => {
       },
     });
     adminToken = await signInAsAdmin(test.app, test.database);
+    store = await approvedMerchant(test.app, test.database, adminToken, 'Rewards Store');
   });
   auditAfterEachTest(() => test.database.db);
   afterAll(async () => test?.close());
@@ -328,10 +339,10 @@ describe(`rewards on ${testDatabaseKind}`, () => {
   // Attacks on the programme's money: the rewards expense account pays real rupees for points.
   it('attack: two people paying each other back and forth by palm earn no points and no tier', async () => {
     // A pays B and B pays A: no money leaves the pair, so every point would be the programme's money.
-    const { payer, pay } = await payerWithPalm();
-    await pay(2000);
-    await pay(10);
-    await pay(10);
+    const { payer, payFriend } = await payerWithPalm();
+    await payFriend(2000);
+    await payFriend(10);
+    await payFriend(10);
     expect(await rewardsOf(payer.token)).toMatchObject({ points: 0, tier: null, spend: '0.00' });
   });
 
@@ -339,11 +350,15 @@ describe(`rewards on ${testDatabaseKind}`, () => {
     // Accounts made with one's own code, each paying a friend ₹0.01, would each bring 50 + 50 points.
     const referrer = await registerUser(test.app, test.database);
     const { code } = (await rewardsOf(referrer.token)).referral;
-    const { payer, pay } = await payerWithPalm();
+    const { payer, pay, payFriend } = await payerWithPalm();
     expect((await post('/api/rewards/referral', payer.token, { code })).statusCode).toBe(200);
-    await pay(0.01);
+    await payFriend(0.01);
     expect((await rewardsOf(referrer.token)).referral).toMatchObject({ joined: 1, rewarded: 0 });
     expect((await rewardsOf(payer.token)).points).toBe(0);
+    // Their first purchase at a store pays it.
+    await pay(0.01);
+    expect((await rewardsOf(referrer.token)).referral).toMatchObject({ joined: 1, rewarded: 1 });
+    expect((await rewardsOf(payer.token)).points).toBe(50);
   });
 
   it('refuses a referral code named by an account older than a day', async () => {

@@ -9,6 +9,7 @@ import {
   addRewardEntry,
   awardsCausedBy,
   markReferralRewarded,
+  paidIntoStore,
   spendSince,
   unrewardedReferralOf,
 } from './rewards-repository';
@@ -63,14 +64,16 @@ export class RewardsBook {
   }
 
   /**
-   * A palm payment moved the payer's money (in its transaction): the payer earns the points of the tier they
-   * held before this payment (spec §9: 5 / 10 / 20 for Silver / Gold / Platinum, none below Silver), and a
-   * referral waiting for this person's first payment pays out.
+   * A palm payment moved the payer's money (in its transaction). Into a store (a purchase), the payer earns
+   * the points of the tier they held before this payment (spec §9: 5 / 10 / 20 for Silver / Gold / Platinum,
+   * none below Silver), and a referral waiting for this person's first purchase pays out. A payment to another
+   * person earns nothing: two people paying each other back and forth would mint points from nothing.
    */
   async palmPaymentMade(
     trx: Transaction<Schema>,
     payment: { paymentId: string; payerUserId: string },
   ): Promise<void> {
+    if (!(await paidIntoStore(trx, payment.paymentId))) return;
     const now = this.ledger.now();
     const spend = await spendSince(trx, payment.payerUserId, {
       from: tierWindowStart(now),
@@ -90,8 +93,10 @@ export class RewardsBook {
   }
 
   /**
-   * A payment of `userId` (palm or store): if someone referred them and the referral has not paid out, it
-   * pays REWARDS_REFERRAL_BONUS_POINTS to each of the two, once (the referral row is locked and marked).
+   * A purchase of `userId` at a store (by palm or QR code): if someone referred them and the referral has not
+   * paid out, it pays REWARDS_REFERRAL_BONUS_POINTS to each of the two, once (the referral row is locked and
+   * marked). Only a purchase: accounts made with one's own code, each paying a friend, would otherwise each
+   * bring both bonuses.
    */
   async firstPaymentMade(trx: Transaction<Schema>, userId: string): Promise<void> {
     const referral = await unrewardedReferralOf(trx, userId);

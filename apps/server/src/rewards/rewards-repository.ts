@@ -10,9 +10,10 @@ type Db = Kysely<Schema> | Transaction<Schema>;
 /** The queries of the rewards programme: spend, points entries, referral codes and referrals, totals. */
 
 /**
- * What a person spent by palm and at stores in (from, now]: palm payments (posted: a single transfer, or a
- * pending one its payer's code posted) and Send Money transfers into a store's account (how a store's QR code
- * is paid), none of them reversed. `excludeTransferId` leaves one payment out (the one being rewarded: its
+ * What a person spent at stores in (from, now]: palm payments into a store's account (posted: a single
+ * transfer, or a pending one its payer's code posted) and Send Money transfers into one (how a store's QR code
+ * is paid), none of them reversed. Payments between two people do not count: two friends paying each other
+ * back and forth would otherwise climb the tiers (and earn points) on the same money. `excludeTransferId` leaves one payment out (the one being rewarded: its
  * points go by the tier before it).
  */
 export async function spendSince(
@@ -27,7 +28,7 @@ export async function spendSince(
     JOIN ledger_accounts da ON da.id = t.debit_account_id
     JOIN ledger_accounts ca ON ca.id = t.credit_account_id
     WHERE da.user_id = ${userId} AND t.created_at > ${options.from}
-      AND (t.kind = 'payment' OR (t.kind = 'transfer' AND ca.kind = 'merchant'))
+      AND t.kind IN ('payment', 'transfer') AND ca.kind = 'merchant'
       AND (t.phase = 'single'
            OR (t.phase = 'pending' AND EXISTS (
              SELECT 1 FROM ledger_transfers p WHERE p.pending_id = t.id AND p.phase = 'post')))
@@ -262,7 +263,7 @@ export async function spendsSince(db: Db, from: Date): Promise<bigint[]> {
     JOIN ledger_accounts da ON da.id = t.debit_account_id
     JOIN ledger_accounts ca ON ca.id = t.credit_account_id
     WHERE da.user_id IS NOT NULL AND t.created_at > ${from}
-      AND (t.kind = 'payment' OR (t.kind = 'transfer' AND ca.kind = 'merchant'))
+      AND t.kind IN ('payment', 'transfer') AND ca.kind = 'merchant'
       AND (t.phase = 'single'
            OR (t.phase = 'pending' AND EXISTS (
              SELECT 1 FROM ledger_transfers p WHERE p.pending_id = t.id AND p.phase = 'post')))
@@ -288,7 +289,7 @@ export async function rewardsOfUsers(
                      JOIN ledger_accounts da ON da.id = t.debit_account_id
                      JOIN ledger_accounts ca ON ca.id = t.credit_account_id
                      WHERE da.user_id = u.id AND t.created_at > ${from}
-                       AND (t.kind = 'payment' OR (t.kind = 'transfer' AND ca.kind = 'merchant'))
+                       AND t.kind IN ('payment', 'transfer') AND ca.kind = 'merchant'
                        AND (t.phase = 'single'
                             OR (t.phase = 'pending' AND EXISTS (
                               SELECT 1 FROM ledger_transfers p WHERE p.pending_id = t.id AND p.phase = 'post')))
@@ -297,4 +298,15 @@ export async function rewardsOfUsers(
   for (const row of rows.rows)
     found.set(row.user_id, { points: BigInt(row.points), spendPaise: BigInt(row.spend) });
   return found;
+}
+
+/** Whether a transfer went into a store's account (a purchase: what earns points and pays referrals). */
+export async function paidIntoStore(db: Db, transferId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ledger_transfers as t')
+    .innerJoin('ledger_accounts as ca', 'ca.id', 't.credit_account_id')
+    .select('ca.kind')
+    .where('t.id', '=', transferId)
+    .executeTakeFirst();
+  return row?.kind === 'merchant';
 }
