@@ -67,7 +67,7 @@ describe(`rewards on ${testDatabaseKind}`, () => {
       byPalm('/api/transaction', store.token, amount, key);
     const payFriend = (amount: number, key: string = randomUUID()) =>
       byPalm('/Palm/authenticate', friend.token, amount, key);
-    return { payer, pay, payFriend };
+    return { payer, pay, payFriend, scan: () => palms.freshScan(palm) };
   }
 
   beforeAll(async () => {
@@ -162,6 +162,23 @@ describe(`rewards on ${testDatabaseKind}`, () => {
     const thirteenMonthsOn = new Date(now.getTime());
     thirteenMonthsOn.setUTCMonth(thirteenMonthsOn.getUTCMonth() + 13);
     expect(await rewards(thirteenMonthsOn)).toMatchObject({ tier: null, spend: '0.00' });
+  });
+
+  it('awards a palm payment that waits for the payer’s code when it is confirmed, not while it waits', async () => {
+    const { payer, pay, scan } = await payerWithPalm();
+    await pay(2000);
+    // Above the palm limit (₹20,000 here): the payment waits for the code sent to the payer.
+    const waiting = await post('/api/transaction', store.token, { amount: 20_000.5, scan: scan() });
+    expect(waiting.statusCode, waiting.body).toBe(202);
+    expect((await rewardsOf(payer.token)).points).toBe(0);
+    const code = await lastCode(test.database, payer.user.email!);
+    const confirmed = await post('/Palm/authenticate/confirm', store.token, {
+      payment_id: waiting.json().confirmation.id,
+      otp: code,
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    // Silver before it: 5 points; with it the spend is ₹22,000.50, Platinum.
+    expect(await rewardsOf(payer.token)).toMatchObject({ points: 5, tier: 'Platinum' });
   });
 
   it('never awards twice for a retried payment', async () => {
