@@ -464,6 +464,29 @@ describe(`rewards on ${testDatabaseKind}`, () => {
     });
   });
 
+  it('redeems the same points once when two redemptions race', async () => {
+    const person = await registerUser(test.app, test.database);
+    const enrolled = await registerPalm(test.app, adminToken, 'left', palms.freshScan(palms.newIdentity()), {
+      user_id: person.user.id,
+      admin_mode: true,
+    });
+    await post(`/Palm/enrolment-requests/${enrolled.json().request.id}/approve`, person.token, {
+      otp: await lastCode(test.database, person.user.email!),
+    });
+    expect((await rewardsOf(person.token)).points).toBe(100);
+    const answers = await Promise.all(
+      ['race-a', 'race-b'].map((key) =>
+        post('/api/rewards/redeem', person.token, { points: 100 }, { 'idempotency-key': key }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+    expect(answers.find((answer) => answer.statusCode === 400)!.json().message).toBe(
+      messages.insufficientPoints,
+    );
+    expect(await balanceOf(person.token)).toBe('25.00');
+    expect((await rewardsOf(person.token)).points).toBe(0);
+  });
+
   it('keeps rupees and points apart, and the auditor balances each asset', async () => {
     const ledger = test.app.ledger;
     const person = await registerUser(test.app, test.database);
