@@ -1,3 +1,4 @@
+import type { SmsPolicy } from './auth/sms-budget';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AnchorWorker } from './anchor/anchor-worker';
@@ -184,6 +185,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerOpenApi(app);
 
   const db = deps.database.db;
+  const sms: SmsPolicy = {
+    allowedPrefixes: env.SMS_ALLOWED_PREFIXES,
+    perClientPerHour: env.SMS_BUDGET_PER_CLIENT_PER_HOUR,
+    globalPerHour: env.SMS_BUDGET_GLOBAL_PER_HOUR,
+  };
   await app.register(healthRoutes, { prefix: '/api', deps: { database: deps.database } });
   await app.register(kioskRoutes, { prefix: '/api', deps: { db } });
   await app.register(authRoutes, {
@@ -193,11 +199,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       secret: env.COOKIE_SECRET,
       messenger: deps.messenger,
       now: deps.clock ?? (() => new Date()),
-      sms: {
-        allowedPrefixes: env.SMS_ALLOWED_PREFIXES,
-        perClientPerHour: env.SMS_BUDGET_PER_CLIENT_PER_HOUR,
-        globalPerHour: env.SMS_BUDGET_GLOBAL_PER_HOUR,
-      },
+      sms,
       onNoticeFailed: (err) => app.log.warn({ err }, 'failed sign-in notice not sent'),
     },
   });
@@ -211,6 +213,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     messenger: deps.messenger,
     pendingExpiry,
     secret: env.COOKIE_SECRET,
+    sms,
+    ...(deps.clock ? { now: deps.clock } : {}),
     onNoticeFailed: (err) => app.log.warn({ err }, 'payout notice not sent'),
   };
   // What else changes when the ledger's expiry round voids a pending transfer of each kind.

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import type { LedgerLimits } from '@hasta/ledger/rules';
 import { z } from 'zod';
 import { ANCHOR_CHAIN_NAMES } from './anchor/chains';
+import { databaseHosts } from './db/database-url';
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false'])
@@ -58,8 +59,17 @@ export const envSchema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
     DATA_DIR: z.string().min(1).default('./data'),
+    /** One PostgreSQL, or a primary and its standbys in libpq's form (postgres://u:p@h1:5432,h2:5433/db). */
     DATABASE_URL: z
-      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+      .string()
+      .trim()
+      .superRefine((value, ctx) => {
+        try {
+          databaseHosts(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+      })
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ADMIN_EMAIL: z.email().optional(),

@@ -30,6 +30,14 @@ describe('environment', () => {
     expect(env.SMTP_HOST).toBeUndefined();
   });
 
+  it('reads a DATABASE_URL that names a primary and its standby (libpq multi-host form)', () => {
+    const url = 'postgres://u:p@db1:5432,db2:5433/hasta?target_session_attrs=read-write';
+    expect(parseEnv({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    expect(() => parseEnv({ DATABASE_URL: 'postgres://u@db1,db2:x/hasta' })).toThrow(
+      /DATABASE_URL has a host that is not host or host:port/,
+    );
+  });
+
   it.each([
     [{ PORT: 'abc' }, /^Invalid environment: PORT /],
     [{ PORT: '70000' }, /PORT/],

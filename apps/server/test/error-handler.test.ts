@@ -1,8 +1,25 @@
 import { messages } from '@hasta/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { DatabaseUnavailableError } from '../src/db/errors';
 import { AppError } from '../src/lib/app-error';
 import { buildTestApp, type TestApp } from './support/test-app';
+
+/** How the database says it cannot take a request now: no writable host, a connection lost, a standby. */
+const DATABASE_UNAVAILABLE: Array<[string, Error]> = [
+  ['no-writable-host', new DatabaseUnavailableError(['10.0.0.1:5432 unreachable', '10.0.0.2:5432 standby'])],
+  ['terminated', new Error('Connection terminated unexpectedly')],
+  ['refused', Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+  [
+    'admin-shutdown',
+    Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+  ],
+  [
+    'read-only',
+    Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' }),
+  ],
+  ['pool-exhausted', new Error('timeout exceeded when trying to connect')],
+];
 
 describe('the error handler', () => {
   let test: TestApp;
@@ -28,12 +45,31 @@ describe('the error handler', () => {
     app.get('/api/test/crash', { config: { rateLimit: false } }, async () => {
       throw new Error('database password is hunter2 at /srv/secret.ts:42');
     });
+    for (const [name, error] of DATABASE_UNAVAILABLE) {
+      app.get(`/api/test/database/${name}`, { config: { rateLimit: false } }, async () => {
+        throw error;
+      });
+    }
     app.get('/api/test/limited', async () => ({ ok: true }));
     await app.ready();
   });
   afterAll(async () => {
     await test.close();
   });
+
+  it.each(DATABASE_UNAVAILABLE.map(([name]) => name))(
+    'answers a database that cannot take the request now (%s) with 503 and Retry-After, never 500, revealing nothing',
+    async (name) => {
+      const response = await test.app.inject({ method: 'GET', url: `/api/test/database/${name}` });
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe('2');
+      expect(response.json()).toEqual({
+        code: 'UNAVAILABLE',
+        error: messages.internal,
+        message: messages.internal,
+      });
+    },
+  );
 
   it('answers an AppError with its status and catalogue message in both fields', async () => {
     const response = await test.app.inject({ method: 'GET', url: '/api/test/app-error' });

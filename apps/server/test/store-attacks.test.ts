@@ -123,6 +123,43 @@ describe(`store attacks on ${testDatabaseKind}`, () => {
     expect((await call('GET', '/api/dashboard/history', payer)).body).toContain(forged);
   });
 
+  it('texts a store contact code only to an allowed country prefix, and counts it against the SMS budget', async () => {
+    const { token } = await approvedMerchant();
+    const smsTo = async (phone: string) =>
+      (
+        await test.database.db
+          .selectFrom('outbox_messages')
+          .select('id')
+          .where('to_address', '=', phone)
+          .execute()
+      ).length;
+    const budgetRows = async (phone: string) =>
+      (
+        await test.database.db
+          .selectFrom('otp_events')
+          .select('id')
+          .where('identifier', '=', phone)
+          .where('kind', '=', 'sms')
+          .execute()
+      ).length;
+
+    // A foreign number the store names is the SMS-pumping route of issue 23 item 5: refused, nothing sent,
+    // nothing saved.
+    const before = (await call('GET', '/api/merchant/settings', token)).json();
+    const foreign = '+447700900123';
+    const refused = await call('PUT', '/api/merchant/settings', token, settings(null, foreign));
+    expect([refused.statusCode, refused.json().message]).toEqual([400, messages.smsCountryNotAllowed]);
+    expect(await smsTo(foreign)).toBe(0);
+    expect((await call('GET', '/api/merchant/settings', token)).json()).toEqual(before);
+
+    // An Indian number gets its code, and that text counts against the client's and the global budgets.
+    const indian = '+919812345678';
+    const saved = await call('PUT', '/api/merchant/settings', token, settings(null, indian));
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await smsTo(indian)).toBe(1);
+    expect(await budgetRows(indian)).toBe(1);
+  });
+
   it('refuses a bank account and a withdrawal to a session without a fresh step-up, and tells the owner', async () => {
     const { token, merchantId, email } = await approvedMerchant();
     await pay(merchantId, 20_000n);

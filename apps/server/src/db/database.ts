@@ -3,7 +3,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { databaseHosts } from './database-url';
 import { PgliteStatements } from './pglite-statements';
+import { PrimaryPool, type DatabaseTopology } from './primary-pool';
 import type { Schema } from './schema';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -18,6 +20,11 @@ export interface Database {
   readonly kind: DatabaseKind;
   readonly db: Kysely<Schema>;
   withSession<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  /**
+   * With several PostgreSQL hosts in DATABASE_URL: which one is the primary and what the others are
+   * (`refresh` asks every host again). Null for PGlite and for a single host.
+   */
+  topology(options: { refresh: boolean }): Promise<DatabaseTopology | null>;
   close(): Promise<void>;
 }
 
@@ -25,6 +32,10 @@ const INT8_OID = 20;
 const POSTGRES_POOL_SIZE = 10;
 const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
 const POSTGRES_STATEMENT_TIMEOUT_MS = 30_000;
+/** How long one host may take to say whether it is writable, when the primary is searched for. */
+const POSTGRES_PROBE_TIMEOUT_MS = 2_000;
+/** While no host is writable, hosts are asked again at most this often (requests meanwhile get 503). */
+const POSTGRES_SEARCH_INTERVAL_MS = 250;
 
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
@@ -34,37 +45,53 @@ export async function openDatabase(options: {
    * queries in flight report their own errors. Defaults to one line on stderr.
    */
   onIdleConnectionError?: (error: Error) => void;
+  /** Told when the primary among DATABASE_URL's hosts changes (null: none writable). Defaults to stderr. */
+  onPrimaryChange?: (primary: string | null, previous: string | null) => void;
 }): Promise<Database> {
   return options.databaseUrl === undefined
     ? openPglite(options.dataDir)
-    : openPostgres(options.databaseUrl, options.onIdleConnectionError ?? logIdleConnectionError);
+    : openPostgres(
+        options.databaseUrl,
+        options.onIdleConnectionError ?? logIdleConnectionError,
+        options.onPrimaryChange ?? logPrimaryChange,
+      );
+}
+
+function logPrimaryChange(primary: string | null, previous: string | null): void {
+  if (primary === null) console.error(`PostgreSQL primary ${previous ?? ''} lost; searching the hosts again`);
+  else if (previous !== null) console.error(`PostgreSQL primary is now ${primary} (was ${previous})`);
 }
 
 function logIdleConnectionError(error: Error): void {
   console.error(`PostgreSQL connection lost while idle: ${error.message}`);
 }
 
-function openPostgres(connectionString: string, onIdleConnectionError: (error: Error) => void): Database {
-  const pool = new pg.Pool({
-    connectionString,
-    max: POSTGRES_POOL_SIZE,
-    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
-    statement_timeout: POSTGRES_STATEMENT_TIMEOUT_MS,
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID
-          ? (value: string) => BigInt(value)
-          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+function openPostgres(
+  connectionString: string,
+  onIdleConnectionError: (error: Error) => void,
+  onPrimaryChange: (primary: string | null, previous: string | null) => void,
+): Database {
+  const hosts = databaseHosts(connectionString);
+  const pool = new PrimaryPool({
+    hosts,
+    pool: {
+      max: POSTGRES_POOL_SIZE,
+      connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+      statement_timeout: POSTGRES_STATEMENT_TIMEOUT_MS,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8_OID
+            ? (value: string) => BigInt(value)
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
     },
+    probeTimeoutMs: POSTGRES_PROBE_TIMEOUT_MS,
+    searchIntervalMs: POSTGRES_SEARCH_INTERVAL_MS,
+    onIdleConnectionError,
+    // One host is the primary by definition: its connections breaking is the idle-error's business.
+    ...(hosts.length > 1 ? { onPrimaryChange } : {}),
   });
-  pool.on('error', onIdleConnectionError);
-  // A connection that dies while checked out (between the statements of a transaction) emits 'error' on
-  // the client itself; unheard, that would end the process. Its queries fail on their own, and the pool
-  // discards the dead client when it is released.
-  pool.on('connect', (client) => {
-    client.on('error', onIdleConnectionError);
-  });
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }) });
   return {
     kind: 'postgres',
     db,
@@ -82,6 +109,7 @@ function openPostgres(connectionString: string, onIdleConnectionError: (error: E
         client.release();
       }
     },
+    topology: async (options) => (hosts.length > 1 ? pool.topology(options) : null),
     close: () => db.destroy(),
   };
 }
@@ -147,6 +175,7 @@ async function openPglite(dataDir: string): Promise<Database> {
         gate.release();
       }
     },
+    topology: () => Promise.resolve(null),
     close: () => db.destroy(),
   };
 }

@@ -121,7 +121,8 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
         response: { 200: merchantSettingsAnswerSchema },
       },
     },
-    async (request) => saveStoreSettings(deps, await requireStoreSession(request, deps), request.body),
+    async (request) =>
+      saveStoreSettings(deps, await requireStoreSession(request, deps), request.body, clientKey(request)),
   );
 
   app.post(
@@ -157,6 +158,7 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
         deps,
         await requireStoreSession(request, deps),
         request.body.channel,
+        clientKey(request),
       );
       const message = request.body.channel === 'email' ? messages.otpSentEmail : messages.otpSentPhone;
       return { success: true as const, message, sent_to: sentTo };

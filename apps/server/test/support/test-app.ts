@@ -106,10 +106,15 @@ export interface TestApp {
  * adding any test-only routes.
  */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; clock?: () => Date } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: () => Date;
+    /** A database of the test's own (test/failover.test.ts: a primary and its standby) instead of a fresh one. */
+    database?: TestDatabase;
+  } = {},
 ): Promise<TestApp> {
   const env = testEnv(options.env);
-  const { database, drop } = await createTestDatabase();
+  const { database, drop } = options.database ?? (await createTestDatabase());
   await migrate(database);
   const messenger = createMessenger(env, database.db);
   let logged = '';
