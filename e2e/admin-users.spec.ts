@@ -95,6 +95,9 @@ test.describe('Admin: Users tab', () => {
       funded.contact,
       '—',
       inr(250),
+      // Points and tier (issue 24).
+      '0',
+      '—',
       'user',
       'NO',
       'NO',

@@ -39,10 +39,11 @@ test.describe('accessibility (axe-core)', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  test('the open Coming Soon dialog has no violations', async ({ page }) => {
+  // The footer's programmes opened a Coming Soon dialog until issue 24 gave them pages of their own.
+  test('the programme page the footer opens has no violations', async ({ page }) => {
     await page.goto('/');
-    await page.getByRole('button', { name: 'Stars Programme' }).click();
-    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Stars Programme' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stars Programme');
     expect(await axeViolations(page)).toEqual([]);
   });
 

@@ -1,4 +1,3 @@
-import { comingSoonTitle, messages } from '@hasta/contracts/messages';
 import { expect, test } from '@playwright/test';
 
 test.describe('footer', () => {
@@ -7,36 +6,19 @@ test.describe('footer', () => {
     await expect(page.getByRole('contentinfo')).toContainText('© 2025 Hasta');
   });
 
-  test('each programme opens a Coming Soon dialog that closes by button', async ({ page }) => {
-    await page.goto('/');
-    for (const feature of ['Stars Programme', 'Points Programme']) {
-      const opener = page.getByRole('contentinfo').getByRole('button', { name: feature });
-      await opener.click();
-
-      const dialog = page.getByRole('dialog', { name: comingSoonTitle(feature) });
-      await expect(dialog).toBeVisible();
-      await expect(dialog.getByRole('heading')).toHaveText(`${feature} Coming Soon!`);
-      await expect(dialog).toContainText(messages.comingSoonBody);
-      await expect(dialog).toHaveAttribute('aria-modal', 'true');
-      const close = dialog.getByRole('button', { name: 'Close' });
-      await expect(close).toBeFocused();
-
-      await close.click();
-      await expect(dialog).toBeHidden();
-      await expect(opener).toBeFocused();
+  test('each programme opens its page of rules (issue 24: the Coming Soon dialog is gone)', async ({
+    page,
+  }) => {
+    for (const [feature, path] of [
+      ['Stars Programme', '/rewards/stars'],
+      ['Points Programme', '/rewards/points'],
+    ] as const) {
+      await page.goto('/');
+      await page.getByRole('contentinfo').getByRole('link', { name: feature }).click();
+      await expect(page).toHaveURL(path);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(feature);
+      await expect(page.getByRole('dialog')).toHaveCount(0);
     }
-  });
-
-  test('the Coming Soon dialog closes on Escape', async ({ page }) => {
-    await page.goto('/technology');
-    const opener = page.getByRole('button', { name: 'Points Programme' });
-    await opener.click();
-    const dialog = page.getByRole('dialog', { name: 'Points Programme Coming Soon!' });
-    await expect(dialog).toBeVisible();
-
-    await page.keyboard.press('Escape');
-    await expect(dialog).toBeHidden();
-    await expect(opener).toBeFocused();
   });
 
   test('Privacy and Terms lead to real pages', async ({ page }) => {

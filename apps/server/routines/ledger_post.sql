@@ -131,6 +131,7 @@ DECLARE
   v_has_resolutions boolean;
   v_account_ids uuid[];
   v_account_kinds text[];
+  v_account_assets text[];
   v_dp bigint[];
   v_cp bigint[];
   v_dq bigint[];
@@ -145,6 +146,7 @@ DECLARE
   v_debit int;
   v_credit int;
   v_amount bigint;
+  v_min bigint;
 BEGIN
   IF current_setting('transaction_isolation') <> 'read committed' THEN
     RAISE EXCEPTION 'ledger_post_batch runs under READ COMMITTED, not %', current_setting('transaction_isolation');
@@ -189,9 +191,9 @@ BEGIN
   -- Lock every account the batch names, in one global order (by id), so two writers never wait on each
   -- other in a cycle.
   SELECT coalesce(array_agg(a.id ORDER BY a.id), '{}'), array_agg(a.kind ORDER BY a.id),
-         array_agg(a.debits_posted ORDER BY a.id), array_agg(a.credits_posted ORDER BY a.id),
+         array_agg(a.asset ORDER BY a.id), array_agg(a.debits_posted ORDER BY a.id), array_agg(a.credits_posted ORDER BY a.id),
          array_agg(a.debits_pending ORDER BY a.id), array_agg(a.credits_pending ORDER BY a.id)
-  INTO v_account_ids, v_account_kinds, v_dp, v_cp, v_dq, v_cq
+  INTO v_account_ids, v_account_kinds, v_account_assets, v_dp, v_cp, v_dq, v_cq
   FROM (
     SELECT * FROM ledger_accounts WHERE id = ANY(v_debits || v_credits) ORDER BY id FOR UPDATE
   ) AS a;
@@ -221,16 +223,23 @@ BEGIN
         v_code := 'pending_expired';
       END IF;
     ELSIF v_phase IN ('single', 'pending') THEN
-      IF v_amount IS NULL OR v_amount < p_min_amount_paise THEN
+      -- The rupee limits (minimum amount, balance ceiling) are for rupees; points move in whole points from 1.
+      v_min := p_min_amount_paise;
+      IF v_debit IS NOT NULL AND v_account_assets[v_debit] = 'points' THEN
+        v_min := 1;
+      END IF;
+      IF v_amount IS NULL OR v_amount < v_min THEN
         v_code := 'amount_invalid';
       ELSIF v_debit IS NULL OR v_credit IS NULL THEN
         v_code := CASE WHEN v_debits[i] = v_credits[i] THEN 'same_account' ELSE 'account_not_found' END;
       ELSIF v_debit = v_credit THEN
         v_code := 'same_account';
+      ELSIF v_account_assets[v_debit] <> v_account_assets[v_credit] THEN
+        v_code := 'asset_mismatch';
       ELSIF v_account_kinds[v_debit] <> 'system'
         AND v_cp[v_debit] - v_dp[v_debit] - v_dq[v_debit] < v_amount THEN
         v_code := 'insufficient_funds';
-      ELSIF v_account_kinds[v_credit] <> 'system'
+      ELSIF v_account_kinds[v_credit] <> 'system' AND v_account_assets[v_credit] = 'inr'
         AND v_cp[v_credit] - v_dp[v_credit] + v_cq[v_credit] + v_amount > p_max_balance_paise THEN
         v_code := 'balance_limit_exceeded';
       END IF;

@@ -6,10 +6,11 @@ import { createAnchorWorker } from './anchor/anchoring';
 import { PalmConsentRepository } from './consent/palm-consent-repository';
 import type { Database } from './db/database';
 import { DisputeRepository } from './disputes/dispute-repository';
-import { ledgerLimits, type Env } from './env';
+import { ledgerLimits, rewardsConfig, type Env } from './env';
 import { TransferBatcher } from './ledger/batcher';
 import { fastifyTrustProxy } from './lib/trust-proxy';
 import { Ledger } from './ledger/ledger';
+import { RewardsBook } from './rewards/rewards-book';
 import { PendingExpiry } from './ledger/pending-expiry';
 import { sendMoneySteps, type SendMoneyBatcher } from './wallet/send-money';
 import { loadPalmKeys } from './palm/palm-keys';
@@ -50,6 +51,7 @@ import { adminMerchantRoutes } from './routes/admin-merchants';
 import { merchantStoreRoutes } from './routes/merchant-store';
 import { publicFormRoutes } from './routes/public-forms';
 import { qrRoutes } from './routes/qr';
+import { rewardsRoutes } from './routes/rewards';
 import { palmRoutes } from './routes/palm';
 import { palmEnrolmentRoutes } from './routes/palm-enrolment';
 import { siteMapRoutes } from './routes/site-map';
@@ -87,6 +89,8 @@ declare module 'fastify' {
      * PGlite (one process: that work runs here).
      */
     replicas: Replicas | null;
+    /** The rewards programme's writes inside payments, reversals and enrolments (issue 24). */
+    rewards: RewardsBook;
   }
 }
 
@@ -220,6 +224,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const ownerNotices: NoticeDeps = { db: deps.database.db, messenger: deps.messenger };
   app.decorate('ownerNotices', ownerNotices);
   app.decorate('palmReplays', new ReplayGuard(deps.database.db, palmKeys));
+  app.decorate('rewards', new RewardsBook(ledger, rewardsConfig(env)));
   app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);
@@ -304,6 +309,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(adminMerchantRoutes, { prefix: '/api', deps: merchant });
   await app.register(merchantStoreRoutes, { prefix: '/api', deps: merchant });
   await app.register(qrRoutes, { prefix: '/api', deps: { db } });
+  await app.register(rewardsRoutes, { prefix: '/api', deps: { db, ledger, rewards: app.rewards } });
   await app.register(palmRoutes, { deps: { db } });
   await app.register(palmEnrolmentRoutes, { deps: { db } });
   await app.register(disputeRoutes, {

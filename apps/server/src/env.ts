@@ -152,6 +152,13 @@ export const envSchema = z
     LEDGER_MIN_AMOUNT_PAISE: z.coerce.number().int().min(1).max(100_000_000_000_000).default(1),
     /** How often pending transfers past their timeout are voided (their money released); 0: no rounds. */
     LEDGER_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+    // Rewards (issue 24): the configurable rules; the tiers and points per payment are spec §9's.
+    /** Points to each side of a referral, at the referred person's first payment. */
+    REWARDS_REFERRAL_BONUS_POINTS: z.coerce.number().int().min(0).max(100_000).default(50),
+    /** Points that redeem for ₹1. */
+    REWARDS_POINTS_PER_RUPEE: z.coerce.number().int().min(1).max(10_000).default(4),
+    /** Fewest points one redemption takes. */
+    REWARDS_REDEEM_MIN_POINTS: z.coerce.number().int().min(1).max(10_000_000).default(100),
     /** Largest palm payment the palm alone pays, in paise; above it the payer's code confirms (decision 022). */
     PALM_MAX_PAYMENT_PAISE: z.coerce.number().int().min(1).max(20_000_000).default(500_000),
     // Per-payer limits of palm-alone payments (issue 21); past any of them a payment waits for the payer's code.
@@ -246,6 +253,13 @@ export const envSchema = z
         code: 'custom',
         path: ['PALM_MAX_PAYMENT_PAISE'],
         message: 'must not be below LEDGER_MIN_AMOUNT_PAISE',
+      });
+    }
+    if (env.REWARDS_REDEEM_MIN_POINTS < env.REWARDS_POINTS_PER_RUPEE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REWARDS_REDEEM_MIN_POINTS'],
+        message: 'must not be below REWARDS_POINTS_PER_RUPEE (a redemption pays at least ₹1)',
       });
     }
     if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
@@ -411,5 +425,20 @@ export function ledgerLimits(env: Env): LedgerLimits {
   return {
     maxBalancePaise: BigInt(env.LEDGER_MAX_BALANCE_PAISE),
     minAmountPaise: BigInt(env.LEDGER_MIN_AMOUNT_PAISE),
+  };
+}
+
+/** The rewards programme's configurable rules (REWARDS_*). */
+export interface RewardsConfig {
+  referralBonusPoints: number;
+  pointsPerRupee: number;
+  redeemMinPoints: number;
+}
+
+export function rewardsConfig(env: Env): RewardsConfig {
+  return {
+    referralBonusPoints: env.REWARDS_REFERRAL_BONUS_POINTS,
+    pointsPerRupee: env.REWARDS_POINTS_PER_RUPEE,
+    redeemMinPoints: env.REWARDS_REDEEM_MIN_POINTS,
   };
 }

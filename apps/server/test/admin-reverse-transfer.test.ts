@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reverseTransfer } from '../src/admin/reverse-transfer';
 import { TransferReversalRepository } from '../src/admin/transfer-reversal-repository';
 import { migrate } from '../src/db/migrate';
+import { parseEnv, rewardsConfig } from '../src/env';
 import { Ledger } from '../src/ledger/ledger';
+import { RewardsBook } from '../src/rewards/rewards-book';
 import { auditAfterEachTest, openFundedAccounts } from './support/ledger-helpers';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/test-app';
 
@@ -12,12 +14,14 @@ describe(`an admin's reversal of a transfer on ${testDatabaseKind}`, () => {
   let test: TestDatabase;
   let ledger: Ledger;
   let transfers: TransferReversalRepository;
+  let rewards: RewardsBook;
   let adminId: string;
   beforeAll(async () => {
     test = await createTestDatabase();
     await migrate(test.database);
     ledger = new Ledger(test.database.db);
     transfers = new TransferReversalRepository(test.database.db);
+    rewards = new RewardsBook(ledger, rewardsConfig(parseEnv({})));
     adminId = (
       await test.database.db
         .insertInto('users')
@@ -55,9 +59,9 @@ describe(`an admin's reversal of a transfer on ${testDatabaseKind}`, () => {
       isReversed: async () => false,
     };
 
-    const first = await reverseTransfer({ ledger, transfers }, { adminId, transferId: paid.id });
+    const first = await reverseTransfer({ ledger, transfers, rewards }, { adminId, transferId: paid.id });
     const second = reverseTransfer(
-      { ledger, transfers: readBeforeTheFirstReversal },
+      { ledger, transfers: readBeforeTheFirstReversal, rewards },
       { adminId, transferId: paid.id },
     );
 
@@ -80,9 +84,14 @@ describe(`an admin's reversal of a transfer on ${testDatabaseKind}`, () => {
       amountPaise: 500n,
       kind: 'transfer',
     });
-    const { reversalId } = await reverseTransfer({ ledger, transfers }, { adminId, transferId: paid.id });
+    const { reversalId } = await reverseTransfer(
+      { ledger, transfers, rewards },
+      { adminId, transferId: paid.id },
+    );
     for (const transferId of [randomUUID(), reversalId]) {
-      await expect(reverseTransfer({ ledger, transfers }, { adminId, transferId })).rejects.toMatchObject({
+      await expect(
+        reverseTransfer({ ledger, transfers, rewards }, { adminId, transferId }),
+      ).rejects.toMatchObject({
         code: 'NOT_FOUND',
         message: messages.transactionNotFound,
       });

@@ -24,6 +24,7 @@ const ADMIN_ROUTES = [
   ['POST', `/api/payouts/${SOME_ID}`, { action: 'settle' }],
   ['GET', '/api/disputes', undefined],
   ['POST', `/api/disputes/${SOME_ID}`, { action: 'refund' }],
+  ['GET', '/api/rewards/summary', undefined],
 ] as const;
 
 describe(`admin routes on ${testDatabaseKind}`, () => {

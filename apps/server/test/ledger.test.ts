@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate';
-import { Ledger, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
+import { Ledger, POINTS_ACCOUNT_ID, SYSTEM_ACCOUNT_ID } from '../src/ledger/ledger';
 import { expiryId, PendingExpiry } from '../src/ledger/pending-expiry';
 import { listTransfers } from '../src/ledger/queries';
 import {
@@ -38,6 +38,16 @@ describe(`the ledger on ${testDatabaseKind}`, () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     return ledger.ensureUserAccount(user.id);
+  }
+  /** A new person's points account (issue 24). */
+  async function newPointsAccount(): Promise<string> {
+    people += 1;
+    const user = await test.database.db
+      .insertInto('users')
+      .values({ email: `p${people}-${randomUUID().slice(0, 8)}@ledger.test`, username: `P${people}` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return ledger.ensurePointsAccount(user.id);
   }
   const balance = async (id: string) => {
     const account = (await ledger.account(id))!;
@@ -267,15 +277,22 @@ describe(`the ledger on ${testDatabaseKind}`, () => {
     ).rejects.toThrow();
   });
 
-  it('agrees with the reference model on random sequences of grants, transfers, retries and voids', async () => {
+  it('agrees with the reference model on random sequences of grants, transfers, retries and voids, in rupees and points', async () => {
     const seed = Number(process.env.LEDGER_PROPERTY_SEED ?? Date.now() % 2 ** 31);
-    const accounts = [await newAccount(), await newAccount(), await newAccount()];
+    // Three wallets and a person's points account (issue 24): a transfer between the two assets is refused.
+    const accounts = [await newAccount(), await newAccount(), await newAccount(), await newPointsAccount()];
+    const last = accounts.length - 1;
     const operation = fc.oneof(
-      fc.record({ op: fc.constant('grant' as const), to: fc.nat(2), amount: fc.bigInt(1n, 5_000n) }),
+      fc.record({
+        op: fc.constant('grant' as const),
+        to: fc.nat(last),
+        amount: fc.bigInt(1n, 5_000n),
+        points: fc.boolean(),
+      }),
       fc.record({
         op: fc.constant('transfer' as const),
-        from: fc.nat(2),
-        to: fc.nat(2),
+        from: fc.nat(last),
+        to: fc.nat(last),
         amount: fc.bigInt(0n, 3_000n),
         pending: fc.boolean(),
       }),
@@ -288,17 +305,20 @@ describe(`the ledger on ${testDatabaseKind}`, () => {
           // Each run starts from the accounts' current state, mirrored into a fresh model.
           const model = new ReferenceLedger();
           model.open(SYSTEM_ACCOUNT_ID, 'system');
+          model.open(POINTS_ACCOUNT_ID, 'system', 'points');
           for (const id of accounts) {
-            model.open(id, 'user');
             const state = (await ledger.account(id))!;
+            model.open(id, state.kind, state.asset);
             Object.assign(model.accounts.get(id)!, state);
           }
           Object.assign(model.accounts.get(SYSTEM_ACCOUNT_ID)!, await ledger.account(SYSTEM_ACCOUNT_ID));
+          Object.assign(model.accounts.get(POINTS_ACCOUNT_ID)!, await ledger.account(POINTS_ACCOUNT_ID));
           const sent: Array<{ id: string; from: string; to: string; amount: bigint; pending: boolean }> = [];
           const pendings: string[] = [];
           for (const step of operations) {
             if (step.op === 'grant' || step.op === 'transfer') {
-              const from = step.op === 'grant' ? SYSTEM_ACCOUNT_ID : accounts[step.from]!;
+              const issuer = step.op === 'grant' && step.points ? POINTS_ACCOUNT_ID : SYSTEM_ACCOUNT_ID;
+              const from = step.op === 'grant' ? issuer : accounts[step.from]!;
               const to = accounts[step.to]!;
               const pending = step.op === 'transfer' && step.pending;
               const id = randomUUID();

@@ -367,6 +367,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       limits: palmPayLimits(test.env),
       notices: test.app.palmNotices,
       notify: { db: test.database.db, messenger: test.app.messenger },
+      rewards: test.app.rewards,
     };
     const input = {
       scan: scanOf(23, [3, 4, 5]),

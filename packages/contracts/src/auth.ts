@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OTP_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MIN_LENGTH } from './constants';
+import { OTP_LENGTH, PASSWORD_MIN_LENGTH, REWARD_TIERS, USERNAME_MIN_LENGTH } from './constants';
 import { normalizeEmail, normalizePhone } from './identity';
 import { messages } from './messages';
 import { optionalContact, rupeesAmountSchema } from './wallet';
@@ -291,6 +291,9 @@ export const adminUserRowSchema = z.object({
   /** Spec §3's name: PALM_REGISTERED_MARKER when the right hand is registered, else null. */
   right_palm_hash: z.literal(PALM_REGISTERED_MARKER).nullable(),
   created_at: z.string(),
+  /** Rewards (issue 24): the points balance and the tier from the last 12 months' palm and store payments. */
+  points: z.number().int().optional(),
+  tier: z.enum(REWARD_TIERS).nullable().optional(),
 });
 export type AdminUserRow = z.infer<typeof adminUserRowSchema>;
 export const adminUsersResponseSchema = z.object({

@@ -21,6 +21,21 @@ export const TIER_THRESHOLDS_RUPEES = { Silver: 2_000, Gold: 5_000, Platinum: 10
 export const POINTS_PER_SCAN = { Silver: 5, Gold: 10, Platinum: 20 } as const;
 export const KIOSK_REGISTRATION_BONUS_POINTS = 100;
 
+/** The programme's tiers (spec §3), lowest first. */
+export const REWARD_TIERS = ['Silver', 'Gold', 'Platinum'] as const;
+export type RewardTier = (typeof REWARD_TIERS)[number];
+/** A tier comes from the palm and store (QR) payments a person made in this many months, up to now. */
+export const TIER_WINDOW_MONTHS = 12;
+/**
+ * The rules the server runs with unless configured otherwise (REWARDS_* in the server's environment; the
+ * programme pages show the configured figures from GET /api/rewards/programme).
+ */
+export const REFERRAL_BONUS_POINTS_DEFAULT = 50;
+export const POINTS_PER_RUPEE_DEFAULT = 4;
+export const REDEEM_MIN_POINTS_DEFAULT = 100;
+/** A new account may name who referred it within this long of being made (the register page does at once). */
+export const REFERRAL_CLAIM_WINDOW_MS = 24 * 60 * 60_000;
+
 export const PREMISES_OPTIONS = ['School', 'Office', 'Store', 'NGO', 'Other'] as const;
 export const INQUIRY_ROLES = ['user', 'merchant', 'investor', 'developer'] as const;
 export const VENDOR_INTERESTS = ['PalmPOS Integration', 'PalmKiosk Setup', 'API Integration'] as const;

@@ -12,6 +12,16 @@ export function amountMinimumMessage(minimumText: string): string {
   return `Amount must be at least ${minimumText}.`;
 }
 
+/** A redemption under the configured minimum of points. */
+export function redeemMinimumMessage(minimumPoints: number): string {
+  return `Redeem at least ${minimumPoints} points.`;
+}
+
+/** A redemption that is not a whole number of rupees at the configured rate. */
+export function redeemWholeRupeesMessage(pointsPerRupee: number): string {
+  return `Points are redeemed in whole rupees: a multiple of ${pointsPerRupee} points.`;
+}
+
 export const messages = {
   // §5 validation
   fillAllRequired: 'Please fill all required fields.',
@@ -155,6 +165,12 @@ export const messages = {
   receiverChanged: 'The receiver’s account changed while sending. Nothing was sent; please try again.',
   transferVerificationRequired: 'Please verify the OTP sent to your phone/email first.',
   insufficientFunds: 'Insufficient balance for this transfer.',
+  // Rewards (issue 24)
+  insufficientPoints: 'You do not have that many points.',
+  referralCodeUnknown: 'This referral code is not known.',
+  referralSelf: 'You cannot use your own referral code.',
+  referralAlreadyJoined: 'A referral code was already used for this account.',
+  referralTooLate: 'A referral code can only be used by a new account.',
   balanceLimitExceeded: balanceLimitMessage('₹2,00,000'),
   amountTooPrecise: 'Amount can have at most 2 decimal places.',
   idempotencyConflict: 'This request id was already used for a different request.',

@@ -14,6 +14,9 @@ export const PUBLIC_PAGE_PATHS = [
   '/applicants-register',
   '/privacy',
   '/terms',
+  // The rewards programmes' rules (issue 24), opened from the footer.
+  '/rewards/stars',
+  '/rewards/points',
   '/login',
   '/register',
 ] as const;

@@ -6,6 +6,7 @@ import {
   resolvePending,
   type AccountKind,
   type AccountState,
+  type Asset,
   type LedgerErrorCode,
   type LedgerLimits,
 } from './rules';
@@ -31,10 +32,11 @@ export class ReferenceLedger {
 
   constructor(private readonly limits: LedgerLimits = DEFAULT_LIMITS) {}
 
-  open(id: string, kind: AccountKind): void {
+  open(id: string, kind: AccountKind, asset: Asset = 'inr'): void {
     this.accounts.set(id, {
       id,
       kind,
+      asset,
       debitsPosted: 0n,
       creditsPosted: 0n,
       debitsPending: 0n,

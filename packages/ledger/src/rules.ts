@@ -3,13 +3,30 @@
  * same rules inside a transaction with the accounts locked; the reference model applies them in memory.
  */
 
-export type AccountKind = 'user' | 'merchant' | 'system';
+export type AccountKind = 'user' | 'merchant' | 'system' | 'points';
 
-export type TransferKind = 'issuance' | 'transfer' | 'payment' | 'reversal' | 'payout';
+/**
+ * What an account holds: rupees (in paise) or reward points (whole points). A transfer moves one asset; the
+ * rupee limits (minimum amount, balance ceiling) are for rupees only.
+ */
+export type Asset = 'inr' | 'points';
+
+export type TransferKind =
+  | 'issuance'
+  | 'transfer'
+  | 'payment'
+  | 'reversal'
+  | 'payout'
+  /** Points awarded (a palm payment, the kiosk bonus, a referral). */
+  | 'reward'
+  /** Points turned into wallet rupees: the points back to the programme, the rupees from its expense account. */
+  | 'redemption';
 
 export interface AccountState {
   id: string;
   kind: AccountKind;
+  /** Rupees when absent. */
+  asset?: Asset | undefined;
   debitsPosted: bigint;
   creditsPosted: bigint;
   debitsPending: bigint;
@@ -31,6 +48,8 @@ export type LedgerErrorCode =
   | 'account_not_found'
   | 'insufficient_funds'
   | 'balance_limit_exceeded'
+  /** The two accounts hold different assets (rupees and points never mix). */
+  | 'asset_mismatch'
   | 'id_reused'
   | 'pending_not_found'
   | 'pending_resolved'
@@ -60,11 +79,14 @@ export function checkTransfer(
   amountPaise: bigint,
   limits: LedgerLimits = DEFAULT_LIMITS,
 ): LedgerErrorCode | null {
-  if (amountPaise < limits.minAmountPaise) return 'amount_invalid';
+  const debitAsset = debit.asset ?? 'inr';
+  if (amountPaise < (debitAsset === 'points' ? 1n : limits.minAmountPaise)) return 'amount_invalid';
   if (debit.id === credit.id) return 'same_account';
+  if (debitAsset !== (credit.asset ?? 'inr')) return 'asset_mismatch';
   if (debit.kind !== 'system' && availableOf(debit) < amountPaise) return 'insufficient_funds';
   if (
     credit.kind !== 'system' &&
+    (credit.asset ?? 'inr') === 'inr' &&
     balanceOf(credit) + credit.creditsPending + amountPaise > limits.maxBalancePaise
   ) {
     return 'balance_limit_exceeded';

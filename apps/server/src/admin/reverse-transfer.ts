@@ -1,3 +1,4 @@
+import type { RewardsBook } from '../rewards/rewards-book';
 import { LedgerError } from '@hasta/ledger/rules';
 import { isUniqueViolation } from '../db/errors';
 import type { Ledger } from '../ledger/ledger';
@@ -14,6 +15,8 @@ export async function reverseTransfer(
   deps: {
     ledger: Pick<Ledger, 'transfer' | 'limits'>;
     transfers: Pick<TransferReversalRepository, 'findReversible' | 'isReversed'>;
+    /** A reversed palm payment's points go back in the reversal's transaction (issue 24). */
+    rewards: Pick<RewardsBook, 'paymentReversed'>;
   },
   input: { adminId: string; transferId: string },
 ): Promise<{ reversalId: string }> {
@@ -30,6 +33,7 @@ export async function reverseTransfer(
       kind: 'reversal',
       reversesId: original.id,
       initiatedBy: input.adminId,
+      onRecorded: (trx) => deps.rewards.paymentReversed(trx, original.id),
     });
     return { reversalId: reversal.id };
   } catch (error) {

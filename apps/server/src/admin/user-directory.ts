@@ -1,3 +1,5 @@
+import { rewardsOfUsers } from '../rewards/rewards-repository';
+import { tierFor, tierWindowStart } from '../rewards/rewards-rules';
 import {
   ADMIN_USERS_COUNT_CAP,
   ADMIN_USERS_PAGE_SIZE_DEFAULT,
@@ -147,8 +149,20 @@ export async function directoryPage(db: Kysely<Schema>, query: DirectoryQuery): 
     db,
     rows.map((row) => row.id),
   );
+  const rewards = await rewardsOfUsers(
+    db,
+    rows.map((row) => row.id),
+    tierWindowStart(new Date()),
+  );
   return {
-    users: rows.map((row) => toAdminUserRow(row, hands.get(row.id))),
+    users: rows.map((row) => {
+      const reward = rewards.get(row.id);
+      return {
+        ...toAdminUserRow(row, hands.get(row.id)),
+        points: Number(reward?.points ?? 0n),
+        tier: tierFor(reward?.spendPaise ?? 0n),
+      };
+    }),
     total: Math.min(matches, ADMIN_USERS_COUNT_CAP),
     total_exact: matches <= ADMIN_USERS_COUNT_CAP,
     next_cursor:

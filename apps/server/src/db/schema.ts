@@ -171,9 +171,13 @@ export interface VerificationSpendsTable {
 
 export interface LedgerAccountsTable {
   id: Generated<string>;
-  kind: 'user' | 'merchant' | 'system';
+  kind: 'user' | 'merchant' | 'system' | 'points';
+  /** Rupees (paise) or reward points (migration 031). */
+  asset: ColumnType<'inr' | 'points', 'inr' | 'points' | undefined, never>;
   user_id: string | null;
   merchant_id: string | null;
+  /** A person's points account: its owner. */
+  points_user_id: string | null;
   debits_posted: ColumnType<bigint, bigint | undefined, bigint>;
   credits_posted: ColumnType<bigint, bigint | undefined, bigint>;
   debits_pending: ColumnType<bigint, bigint | undefined, bigint>;
@@ -194,12 +198,35 @@ export interface LedgerTransfersTable {
   debit_account_id: string;
   credit_account_id: string;
   amount_paise: bigint;
-  kind: 'issuance' | 'transfer' | 'payment' | 'reversal' | 'payout';
+  kind: 'issuance' | 'transfer' | 'payment' | 'reversal' | 'payout' | 'reward' | 'redemption';
   phase: 'single' | 'pending' | 'post' | 'void';
   pending_id: string | null;
   timeout_at: Timestamp | null;
   reverses_id: string | null;
   initiated_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface ReferralCodesTable {
+  user_id: string;
+  code: string;
+  shares: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+}
+
+export interface ReferralsTable {
+  referred_user_id: string;
+  referrer_user_id: string;
+  joined_at: Timestamp;
+  rewarded_at: Timestamp | null;
+}
+
+export interface RewardEntriesTable {
+  transfer_id: string;
+  user_id: string;
+  reason: 'palm_payment' | 'kiosk_bonus' | 'referral' | 'take_back' | 'redemption';
+  points: bigint;
+  cause_id: string | null;
   created_at: Timestamp;
 }
 
@@ -572,6 +599,9 @@ export interface Schema {
   ledger_accounts: LedgerAccountsTable;
   ledger_requests: LedgerRequestsTable;
   ledger_transfers: LedgerTransfersTable;
+  referral_codes: ReferralCodesTable;
+  referrals: ReferralsTable;
+  reward_entries: RewardEntriesTable;
   sessions: SessionsTable;
   otp_codes: OtpCodesTable;
   otp_events: OtpEventsTable;

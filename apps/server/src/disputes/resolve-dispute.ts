@@ -1,3 +1,4 @@
+import type { RewardsBook } from '../rewards/rewards-book';
 import { LedgerError } from '@hasta/ledger/rules';
 import { isUniqueViolation } from '../db/errors';
 import { LOSSES_ACCOUNT_ID, uuidFromText, type Ledger } from '../ledger/ledger';
@@ -20,6 +21,8 @@ export interface ResolveDisputeDeps {
   disputes: DisputeRepository;
   notify: NoticeDeps;
   log: ErrorLog;
+  /** The refunded payment's points go back in the refund's transaction (issue 24). */
+  rewards: Pick<RewardsBook, 'paymentReversed'>;
 }
 
 export type DisputeResolution = { action: 'refund' } | { action: 'reject'; reason: string };
@@ -100,6 +103,7 @@ async function refundFrom(
         .markRefunded(disputeId, { from, transferId: transfer.id, adminId, now });
       // Rejected meanwhile: the refund rolls back with this.
       if (!closed) throw AppError.of('CONFLICT', 'disputeClosed');
+      await deps.rewards.paymentReversed(trx, payment.transferId);
       written = true;
     },
   });

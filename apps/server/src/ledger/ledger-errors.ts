@@ -12,6 +12,8 @@ const LEDGER_ERRORS: Record<
   account_not_found: { status: 'NOT_FOUND', key: 'receiverNotFound' },
   insufficient_funds: { status: 'BAD_REQUEST', key: 'insufficientFunds' },
   balance_limit_exceeded: { status: 'BAD_REQUEST', key: 'balanceLimitExceeded' },
+  // Rupees and points never mix: only a bug could ask for it.
+  asset_mismatch: { status: 'BAD_REQUEST', key: 'transactionFailed' },
   id_reused: { status: 'CONFLICT', key: 'idempotencyConflict' },
   pending_not_found: { status: 'NOT_FOUND', key: 'transactionNotFound' },
   pending_resolved: { status: 'CONFLICT', key: 'transactionAlreadyReversed' },

@@ -47,6 +47,7 @@ const LEDGER_ERROR_CODES = new Set<string>([
   'account_not_found',
   'insufficient_funds',
   'balance_limit_exceeded',
+  'asset_mismatch',
   'id_reused',
   'pending_not_found',
   'pending_resolved',

@@ -19,6 +19,13 @@ export const SYSTEM_ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
  * Refunds of disputed palm payments the payee can no longer cover come from it, so the books still balance.
  */
 export const LOSSES_ACCOUNT_ID = '00000000-0000-4000-8000-000000000002';
+/**
+ * The rewards expense account (migration 031): a rupee system account that pays redeemed points into wallets,
+ * so the rupee books still balance; its balance below zero is what the rewards programme has cost.
+ */
+export const REWARDS_EXPENSE_ACCOUNT_ID = '00000000-0000-4000-8000-000000000003';
+/** The points issuance account (migration 031): points are awarded from it and return to it when redeemed. */
+export const POINTS_ACCOUNT_ID = '00000000-0000-4000-8000-000000000004';
 export const DEFAULT_PENDING_TIMEOUT_MS = 15 * 60_000;
 export const MAX_ATTEMPTS = 5;
 const ACCOUNT_ID_CACHE_SIZE = 100_000;
@@ -53,6 +60,7 @@ export function toState(row: Selectable<LedgerAccountsTable>): AccountState {
   return {
     id: row.id,
     kind: row.kind,
+    asset: row.asset,
     debitsPosted: row.debits_posted,
     creditsPosted: row.credits_posted,
     debitsPending: row.debits_pending,
@@ -143,6 +151,71 @@ export class Ledger {
     if (this.#accountIds.size >= ACCOUNT_ID_CACHE_SIZE) this.#accountIds.clear();
     this.#accountIds.set(cacheKey, row.id);
     return row.id;
+  }
+
+  /**
+   * A person's points account (kind 'points'), opened on first use, through `db` (pass the transaction when
+   * inside one: on PGlite a statement outside it would wait for it).
+   */
+  async ensurePointsAccount(
+    userId: string,
+    db: Kysely<Schema> | Transaction<Schema> = this.db,
+  ): Promise<string> {
+    const cacheKey = `points:${userId}`;
+    const cached = this.#accountIds.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const find = () =>
+      db.selectFrom('ledger_accounts').select('id').where('points_user_id', '=', userId).executeTakeFirst();
+    let row = await find();
+    if (!row) {
+      await db
+        .insertInto('ledger_accounts')
+        .values({ kind: 'points', asset: 'points', points_user_id: userId })
+        .onConflict((conflict) => conflict.column('points_user_id').doNothing())
+        .execute();
+      row = await find();
+    }
+    if (!row) throw new Error(`points account for ${userId} could not be opened`);
+    if (this.#accountIds.size >= ACCOUNT_ID_CACHE_SIZE) this.#accountIds.clear();
+    this.#accountIds.set(cacheKey, row.id);
+    return row.id;
+  }
+
+  /**
+   * A single-phase transfer written inside the caller's transaction (READ COMMITTED), through the same
+   * posting functions: a reward in a payment's transaction, the two legs of a redemption. A used id answers
+   * its stored transfer (a replay writes nothing); a refusal throws LedgerError (the caller's transaction
+   * then rolls back, or, if the caller goes on, the refusal is stored against the id).
+   */
+  async transferWithin(
+    trx: Transaction<Schema>,
+    input: Omit<TransferInput, 'pending' | 'guard' | 'onRecorded'>,
+  ): Promise<TransferRecord> {
+    const requestHash = transferRequestHash(input);
+    const [claim] = await claimTransfers(trx, [{ id: input.id, requestHash }]);
+    if (claim !== 'claimed') {
+      if (typeof claim === 'string') throw new LedgerError(claim);
+      return claim!;
+    }
+    const [posted] = await postClaimed(
+      trx,
+      [
+        {
+          id: input.id,
+          phase: 'single',
+          debitAccountId: input.debitAccountId,
+          creditAccountId: input.creditAccountId,
+          amountPaise: input.amountPaise,
+          kind: input.kind,
+          reversesId: input.reversesId,
+          initiatedBy: input.initiatedBy,
+        },
+      ],
+      this.limits,
+      this.now(),
+    );
+    if (typeof posted === 'string') throw new LedgerError(posted);
+    return posted!;
   }
 
   async account(id: string): Promise<AccountState | undefined> {
@@ -252,16 +325,47 @@ export class Ledger {
   }
 }
 
+/**
+ * Runs `work` in one READ COMMITTED transaction (the ledger's posting functions require it), retried a bounded
+ * number of times on serialization failures, deadlocks and racing first uses of an id, as every ledger write.
+ */
+export async function inLedgerTransaction<T>(
+  db: Kysely<Schema>,
+  work: (trx: Transaction<Schema>) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction().setIsolationLevel('read committed').execute(work);
+    } catch (error) {
+      if (attempt < MAX_ATTEMPTS && RETRYABLE.has(sqlState(error) ?? '')) continue;
+      throw error;
+    }
+  }
+}
+
 /** Findings of the auditor; empty when the books balance. */
 export async function auditLedger(db: Kysely<Schema>): Promise<string[]> {
   const findings: string[] = [];
-  const totals = await sql<{ posted: string; pending: string }>`
-    SELECT COALESCE(SUM(credits_posted - debits_posted), 0)::text AS posted,
-           COALESCE(SUM(credits_pending - debits_pending), 0)::text AS pending
-    FROM ledger_accounts`.execute(db);
-  const total = totals.rows[0]!;
-  if (total.posted !== '0') findings.push(`posted balances sum to ${total.posted}, not 0`);
-  if (total.pending !== '0') findings.push(`pending balances sum to ${total.pending}, not 0`);
+  // Each asset balances on its own: rupees and points (migration 031) never mix.
+  const totals = await sql<{ asset: string; posted: string; pending: string }>`
+    SELECT assets.asset,
+           COALESCE(SUM(a.credits_posted - a.debits_posted), 0)::text AS posted,
+           COALESCE(SUM(a.credits_pending - a.debits_pending), 0)::text AS pending
+    FROM (VALUES ('inr'), ('points')) AS assets(asset)
+    LEFT JOIN ledger_accounts a ON a.asset = assets.asset
+    GROUP BY assets.asset ORDER BY assets.asset`.execute(db);
+  for (const total of totals.rows) {
+    // The rupee lines keep their words; the points lines name their asset.
+    const what = total.asset === 'inr' ? '' : `${total.asset} `;
+    if (total.posted !== '0') findings.push(`${what}posted balances sum to ${total.posted}, not 0`);
+    if (total.pending !== '0') findings.push(`${what}pending balances sum to ${total.pending}, not 0`);
+  }
+  const mixed = await sql<{ id: string }>`
+    SELECT t.id FROM ledger_transfers t
+    JOIN ledger_accounts d ON d.id = t.debit_account_id
+    JOIN ledger_accounts c ON c.id = t.credit_account_id
+    WHERE d.asset <> c.asset`.execute(db);
+  for (const row of mixed.rows) findings.push(`transfer ${row.id} moves between two assets`);
 
   const mismatched = await sql<{ id: string }>`
     WITH effects AS (

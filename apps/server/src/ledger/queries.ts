@@ -96,7 +96,7 @@ export async function listTransfers(
     JOIN ledger_accounts ca ON ca.id = t.credit_account_id
     LEFT JOIN users cu ON cu.id = ca.user_id
     LEFT JOIN merchants cm ON cm.id = ca.merchant_id
-    WHERE t.phase IN ('single', 'pending') ${forAccount} ${forTransfer} ${older} ${unreversed}
+    WHERE t.phase IN ('single', 'pending') AND da.asset = 'inr' ${forAccount} ${forTransfer} ${older} ${unreversed}
     ORDER BY t.seq DESC
     LIMIT ${options.limit}`.execute(db);
   return result.rows.map((row) => ({
@@ -151,7 +151,10 @@ export function toTransactionRecord(view: TransferView, viewer: string | Transfe
     status: statusOf(view),
     created_at: view.created_at.toISOString(),
     direction: view.credit_account_id === seenBy.accountId ? 'received' : 'sent',
-    from_user_email: parties.from ?? (view.kind === 'issuance' ? 'Hasta' : null),
+    // Money from the system: an admin's issuance, or redeemed reward points (the rewards expense account).
+    from_user_email:
+      parties.from ??
+      (view.kind === 'issuance' ? 'Hasta' : view.kind === 'redemption' ? 'Hasta Rewards' : null),
     to_user_email: parties.to,
     ...(parties.fromName === null ? {} : { from_user_name: parties.fromName }),
     // The payment's entry in the verifiable log (its receipt: /api/receipts/{transaction id}); the chain

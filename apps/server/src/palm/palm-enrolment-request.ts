@@ -1,3 +1,4 @@
+import type { RewardsBook } from '../rewards/rewards-book';
 import type { EnrolmentRequest } from '@hasta/contracts/palm-trust';
 import { sameHash } from '../auth/secrets';
 import { AppError } from '../lib/app-error';
@@ -75,7 +76,10 @@ export async function listWaitingEnrolmentRequests(
  * account and they are told. A wrong code is counted; the fifth gives the request up.
  */
 export async function approveEnrolmentRequest(
-  deps: RequestDeps,
+  deps: RequestDeps & {
+    /** The kiosk registration bonus: an enrolment with staff's help is the kiosk's path (issue 24). */
+    rewards: Pick<RewardsBook, 'kioskEnrolment'>;
+  },
   input: { callerId: string; id: string; code: string },
   now = new Date(),
 ): Promise<{ request: EnrolmentRequest; palmHash: string }> {
@@ -114,6 +118,8 @@ export async function approveEnrolmentRequest(
       within: async (trx) => {
         if (!(await closeEnrolmentRequest(trx, { id: request.id, status: 'approved', now })))
           throw AppError.of('CONFLICT', 'palmEnrolmentRequestClosed');
+        // Enrolled with staff's help (until kiosk devices exist, issue 22, the kiosk's path): the bonus, once.
+        await deps.rewards.kioskEnrolment(trx, request.userId);
       },
     },
     now,

@@ -1,3 +1,4 @@
+import type { RewardsBook } from '../rewards/rewards-book';
 import type { MessageKey } from '@hasta/contracts/messages';
 import type { TransactionRecord } from '@hasta/contracts/wallet';
 import { LedgerError } from '@hasta/ledger/rules';
@@ -37,6 +38,8 @@ export interface PalmConfirmationDeps {
   notices: PalmPaymentNoticeRepository;
   notify: NoticeDeps;
   log: ErrorLog;
+  /** The rewards programme: a palm payment's points, in its transaction (issue 24). */
+  rewards: Pick<RewardsBook, 'palmPaymentMade'>;
 }
 
 type ClosedOutcome = Exclude<PalmConfirmationOutcome, 'paid'>;
@@ -167,6 +170,7 @@ export async function confirmPalmPayment(
           linkOrigin: input.linkOrigin,
           now: deps.ledger.now(),
         });
+        await deps.rewards.palmPaymentMade(trx, { paymentId: pending.id, payerUserId: waiting.payerUserId });
       },
     });
   } catch (error) {

@@ -211,6 +211,8 @@ export async function takePalmPayment(
             linkOrigin: input.linkOrigin,
             now: deps.ledger.now(),
           });
+          // The payer's points, in the payment's own transaction (issue 24).
+          await deps.rewards.palmPaymentMade(trx, { paymentId: transfer.id, payerUserId: match.userId });
         },
       });
     } catch (error) {

@@ -67,6 +67,7 @@ export const disputeRoutes: FastifyPluginAsyncZod<{ deps: DisputeRouteDeps }> = 
     disputes: deps.disputes,
     notify: deps.notify,
     log,
+    rewards: app.rewards,
   });
   // The link's token is the only authority: as slow to guess as the public forms are to spam.
   const perClient = publicPostLimit(app.env);

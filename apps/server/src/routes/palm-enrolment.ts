@@ -170,11 +170,14 @@ export const palmEnrolmentRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistr
     },
     async (request) => {
       const auth = await requireUser(request);
-      const { request: approved, palmHash } = await approveEnrolmentRequest(requestDeps, {
-        callerId: auth.user.id,
-        id: request.params.id,
-        code: request.body.otp,
-      });
+      const { request: approved, palmHash } = await approveEnrolmentRequest(
+        { ...requestDeps, rewards: app.rewards },
+        {
+          callerId: auth.user.id,
+          id: request.params.id,
+          code: request.body.otp,
+        },
+      );
       const hand = approved.which_hand;
       return {
         success: true as const,

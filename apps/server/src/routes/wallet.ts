@@ -37,9 +37,17 @@ import type { WalletDeps } from '../wallet/wallet-deps';
 export const walletRoutes: FastifyPluginAsyncZod<{ deps: WalletDeps }> = async (app, options) => {
   const tags = ['wallet'];
   /** What the use cases below need (each takes its part). */
-  const deps = { ...options.deps, transfers: new TransferReversalRepository(options.deps.db) };
+  const deps = {
+    ...options.deps,
+    transfers: new TransferReversalRepository(options.deps.db),
+    rewards: app.rewards,
+  };
 
-  const sendMoneyWith = sendMoneyDeps({ ...options.deps, batcher: app.transferBatcher });
+  const sendMoneyWith = sendMoneyDeps({
+    ...options.deps,
+    batcher: app.transferBatcher,
+    rewards: app.rewards,
+  });
 
   app.get(
     '/dashboard',

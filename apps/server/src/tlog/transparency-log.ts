@@ -239,8 +239,8 @@ export class TransparencyLog {
       const rows = await sql<TransferFacts>`
         SELECT t.id, t.amount_paise::text AS amount_paise, t.kind, t.phase, t.created_at, t.pending_id,
                t.reverses_id, t.debit_account_id, t.credit_account_id,
-               COALESCE(da.user_id, dm.owner_user_id) AS debit_user_id,
-               COALESCE(ca.user_id, cm.owner_user_id) AS credit_user_id
+               COALESCE(da.user_id, da.points_user_id, dm.owner_user_id) AS debit_user_id,
+               COALESCE(ca.user_id, ca.points_user_id, cm.owner_user_id) AS credit_user_id
         FROM ledger_transfers t
         JOIN ledger_accounts da ON da.id = t.debit_account_id
         LEFT JOIN merchants dm ON dm.id = da.merchant_id

@@ -1,3 +1,4 @@
+import type { RewardsBook } from '../rewards/rewards-book';
 import { randomUUID } from 'node:crypto';
 import { normalizeEmail, normalizePhone } from '@hasta/contracts/identity';
 import type { TransactionRecord } from '@hasta/contracts/wallet';
@@ -114,6 +115,8 @@ export interface SendMoneyDeps {
   /** Whether a session holds a verified code a transfer could spend (read only). */
   hasVerification: (claim: VerificationClaim) => Promise<boolean>;
   now: () => Date;
+  /** After a payment into a store: the payer's referral, if waiting for their first payment (issue 24). */
+  storePaymentMade: (userId: string) => Promise<void>;
 }
 
 /** The dependencies of sendMoney, made once per server (they hold the receiver cache). */
@@ -122,6 +125,7 @@ export function sendMoneyDeps(options: {
   ledger: Ledger;
   batcher: SendMoneyBatcher;
   now?: () => Date;
+  rewards: Pick<RewardsBook, 'storePaymentMade'>;
 }): SendMoneyDeps {
   return {
     ledger: options.ledger,
@@ -132,6 +136,7 @@ export function sendMoneyDeps(options: {
     receiverCache: new TtlCache<FoundReceiver>(RECEIVER_CACHE_TTL_MS, RECEIVER_CACHE_SIZE),
     hasVerification: (claim) => hasUnspentVerification(options.db, claim),
     now: options.now ?? options.ledger.now,
+    storePaymentMade: (userId) => options.rewards.storePaymentMade(options.db, userId),
   };
 }
 
@@ -234,6 +239,13 @@ export async function sendMoney(
         receiverAddress: address,
       });
       const store = receiver.storeId === null ? undefined : receiver;
+      if (store) {
+        try {
+          await deps.storePaymentMade(sender.id);
+        } catch {
+          // The payment stands; an unpaid referral is paid at the payer's next payment (idempotent ids).
+        }
+      }
       return {
         transaction: toTransactionRecord(
           {

@@ -114,33 +114,47 @@ export const router = createBrowserRouter([
         }),
         { namespaces: ['waitlist', 'marketing'] },
       ),
-      page('/user-dashboard', 'userDashboard', async () => {
-        const [{ RequireUser }, { UserDashboardRoute }, { ConsentTab }] = await Promise.all([
-          import('./route-guards'),
-          import('../features/wallet/routes/user-dashboard'),
-          import('../features/consent/components/consent-tab'),
-        ]);
-        return {
-          Component: () => (
-            <RequireUser>
-              <UserDashboardRoute consentTab={ConsentTab} />
-            </RequireUser>
-          ),
-        };
-      }),
-      page('/admin', 'admin', async () => {
-        const [{ RequireAdmin }, { AdminDashboardRoute }] = await Promise.all([
-          import('./route-guards'),
-          import('../features/admin/routes/admin-dashboard'),
-        ]);
-        return {
-          Component: () => (
-            <RequireAdmin>
-              <AdminDashboardRoute />
-            </RequireAdmin>
-          ),
-        };
-      }),
+      page(
+        '/user-dashboard',
+        'userDashboard',
+        async () => {
+          const [{ RequireUser }, { UserDashboardRoute }, { ConsentTab }, { RewardsTab }] = await Promise.all(
+            [
+              import('./route-guards'),
+              import('../features/wallet/routes/user-dashboard'),
+              import('../features/consent/components/consent-tab'),
+              import('../features/rewards/components/rewards-tab'),
+            ],
+          );
+          return {
+            Component: () => (
+              <RequireUser>
+                <UserDashboardRoute consentTab={ConsentTab} rewardsTab={RewardsTab} />
+              </RequireUser>
+            ),
+          };
+        },
+        { namespaces: ['rewards'] },
+      ),
+      page(
+        '/admin',
+        'admin',
+        async () => {
+          const [{ RequireAdmin }, { AdminDashboardRoute }] = await Promise.all([
+            import('./route-guards'),
+            import('../features/admin/routes/admin-dashboard'),
+          ]);
+          return {
+            Component: () => (
+              <RequireAdmin>
+                <AdminDashboardRoute />
+              </RequireAdmin>
+            ),
+          };
+        },
+        // The Users tab's rewards columns and summary (issue 24).
+        { namespaces: ['rewards'] },
+      ),
       page(
         '/store-dashboard',
         'storeDashboard',
@@ -254,6 +268,23 @@ export const router = createBrowserRouter([
           Component: (await import('../features/marketing/routes/terms')).TermsRoute,
         }),
         { namespaces: ['legal'] },
+      ),
+      // The rewards programmes' rules (issue 24), opened from the footer.
+      page(
+        '/rewards/stars',
+        'starsProgramme',
+        async () => ({
+          Component: (await import('../features/rewards/routes/stars-programme')).StarsProgrammeRoute,
+        }),
+        { namespaces: ['rewards'] },
+      ),
+      page(
+        '/rewards/points',
+        'pointsProgramme',
+        async () => ({
+          Component: (await import('../features/rewards/routes/points-programme')).PointsProgrammeRoute,
+        }),
+        { namespaces: ['rewards'] },
       ),
       page('*', 'notFound', async () => ({
         Component: (await import('./routes/not-found')).NotFoundRoute,

@@ -1,15 +1,18 @@
 import { PRODUCT_NAME } from '@hasta/contracts/constants';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Logo } from './logo';
-import { Modal } from './modal';
 import { focusRing } from './ui-classes';
 
-/** The programmes announced in the footer (spec §2.2), by translation key; each opens a Coming Soon modal. */
-const PROGRAMMES = ['starsProgramme', 'pointsProgramme'] as const;
-type Programme = (typeof PROGRAMMES)[number];
+/**
+ * The programmes of the footer (spec §2.2), by translation key: each opens its page of rules (issue 24; the
+ * spec's Coming Soon modal is gone now that the programmes run).
+ */
+const PROGRAMMES = [
+  { to: '/rewards/stars', labelKey: 'starsProgramme' },
+  { to: '/rewards/points', labelKey: 'pointsProgramme' },
+] as const;
 
 const COPYRIGHT_YEAR = 2025;
 
@@ -56,9 +59,6 @@ function LinkColumn({
 
 export function Footer() {
   const { t } = useTranslation();
-  const [programme, setProgramme] = useState<Programme | null>(null);
-  // Keeps the title while the dialog closes.
-  const [lastProgramme, setLastProgramme] = useState<Programme>(PROGRAMMES[0]);
 
   return (
     <footer className="bg-slate-900 text-slate-300">
@@ -77,18 +77,11 @@ export function Footer() {
         <div>
           <h2 className="text-sm font-semibold text-white">{t('footer.rewards')}</h2>
           <ul className="mt-4 space-y-3 text-sm">
-            {PROGRAMMES.map((name) => (
-              <li key={name}>
-                <button
-                  type="button"
-                  className={`${footerLinkClass} text-left`}
-                  onClick={() => {
-                    setLastProgramme(name);
-                    setProgramme(name);
-                  }}
-                >
-                  {t(`footer.${name}`)}
-                </button>
+            {PROGRAMMES.map((programme) => (
+              <li key={programme.to}>
+                <Link to={programme.to} className={footerLinkClass}>
+                  {t(`footer.${programme.labelKey}`)}
+                </Link>
               </li>
             ))}
           </ul>
@@ -100,14 +93,6 @@ export function Footer() {
           {t('footer.copyright', { year: String(COPYRIGHT_YEAR), product: PRODUCT_NAME })}
         </p>
       </div>
-
-      <Modal
-        open={programme !== null}
-        title={t('comingSoon.title', { feature: t(`footer.${programme ?? lastProgramme}`) })}
-        onClose={() => setProgramme(null)}
-      >
-        <p>{t('comingSoon.body')}</p>
-      </Modal>
     </footer>
   );
 }

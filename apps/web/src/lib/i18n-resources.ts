@@ -8,6 +8,7 @@ import type { marketing } from '../locales/en/marketing';
 import { meta as enMeta } from '../locales/en/meta';
 import type { notMe } from '../locales/en/not-me';
 import type { palmScan } from '../locales/en/palm-scan';
+import type { rewards } from '../locales/en/rewards';
 import type { technology } from '../locales/en/technology';
 import type { waitlist } from '../locales/en/waitlist';
 
@@ -28,6 +29,7 @@ export interface Resources {
   meta: typeof enMeta;
   notMe: typeof notMe;
   palmScan: typeof palmScan;
+  rewards: typeof rewards;
 }
 
 export type Namespace = keyof Resources;
@@ -82,6 +84,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/en/legal').then((module) => module.legal),
     notMe: () => import('../locales/en/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/en/palm-scan').then((module) => module.palmScan),
+    rewards: () => import('../locales/en/rewards').then((module) => module.rewards),
   },
   hi: {
     common: () => import('../locales/hi/common').then((module) => module.common),
@@ -96,6 +99,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/hi/legal').then((module) => module.legal),
     notMe: () => import('../locales/hi/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/hi/palm-scan').then((module) => module.palmScan),
+    rewards: () => import('../locales/hi/rewards').then((module) => module.rewards),
   },
 };
 

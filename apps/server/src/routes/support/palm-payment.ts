@@ -38,6 +38,7 @@ export function palmConfirmationDeps(app: FastifyInstance, log: FastifyBaseLogge
     notices: app.palmNotices,
     notify: app.ownerNotices,
     log,
+    rewards: app.rewards,
   };
 }
 

@@ -47,6 +47,7 @@ export const features = {
     title: 'Points',
     summary: 'Earn points on every palm payment.',
     body: 'Earn {{min}} to {{max}} points for every palm scan, depending on your tier, and {{bonus}} bonus points when you register your palm at a kiosk.',
+    rulesLink: 'The Points Programme: earning and redeeming',
   },
   tiers: {
     title: 'Stars tiers',
@@ -54,6 +55,7 @@ export const features = {
     body: 'The more you spend with your palm, the higher your tier and the more points each scan earns.',
     from: 'From {{amount}} spent',
     perScan: '{{points}} points per scan',
+    rulesLink: 'The Stars Programme: how tiers work',
     names: {
       Silver: 'Silver',
       Gold: 'Gold',

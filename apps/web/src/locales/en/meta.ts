@@ -95,6 +95,16 @@ export const meta = {
       description:
         'Tell Hasta that a palm payment was not you: palm pay pauses at once and the payment is reviewed.',
     },
+    starsProgramme: {
+      title: 'Stars Programme',
+      description:
+        'Silver, Gold and Platinum tiers from what you pay by palm and at stores in 12 months, and the points each palm payment earns.',
+    },
+    pointsProgramme: {
+      title: 'Points Programme',
+      description:
+        'Earn points on palm payments, the kiosk bonus and referrals, and redeem them for money in your Hasta wallet.',
+    },
     notFound: {
       title: 'Page not found',
       description: 'There is no Hasta page at this address. It may have moved, or the link may be mistyped.',

@@ -4,6 +4,7 @@ import { messages } from '@hasta/contracts/messages';
 import { formatInr } from '@hasta/ledger/money';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-hot-toast';
@@ -18,10 +19,12 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
+import { useFormatters } from '../../../lib/i18n-format';
 import { adminUsersQueryKey, fetchAdminUsersPage, fetchAllAdminUsers, resetUserPassword } from '../api/users';
 import type { AdminUserRow, UsersPageRequest } from '../api/users';
 import { downloadCsv, USERS_CSV_FILE_NAME, usersCsv } from '../utils/users-csv';
 import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen } from './admin-list';
+import { RewardsSummary } from './rewards-summary';
 
 const PAGE_SIZES = [10, 25, 50, 100] as const;
 const numberFormat = new Intl.NumberFormat('en-IN');
@@ -134,6 +137,7 @@ export function UsersSection() {
         </button>
       }
     >
+      <RewardsSummary />
       <form
         role="search"
         aria-label="User search"
@@ -264,6 +268,8 @@ const COLUMNS = [
   'Email',
   'Phone',
   'Balance',
+  'Points',
+  'Tier',
   'Role',
   'Left Palm',
   'Right Palm',
@@ -280,8 +286,14 @@ function UsersTable({
   busy: boolean;
   onReset: (user: AdminUserRow) => void;
 }) {
+  const { t } = useTranslation('rewards');
+  const format = useFormatters();
+  // The rewards columns (issue 24) in the page's language.
+  const columns = COLUMNS.map((column) =>
+    column === 'Points' ? t('admin.points') : column === 'Tier' ? t('admin.tier') : column,
+  );
   return (
-    <AdminTable columns={COLUMNS} busy={busy}>
+    <AdminTable columns={columns} busy={busy}>
       {users.map((user) => (
         <tr key={user.id}>
           <td className={`${cellClass} font-medium text-slate-900`}>{user.username}</td>
@@ -289,6 +301,10 @@ function UsersTable({
           <td className={`${cellClass} whitespace-nowrap`}>{user.phone ?? '—'}</td>
           <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>
             {formatInr(user.balance, 'en-IN')}
+          </td>
+          <td className={`${cellClass} whitespace-nowrap`}>{format.number(user.points ?? 0)}</td>
+          <td className={cellClass}>
+            {user.tier === null || user.tier === undefined ? t('admin.noTier') : t(`tiers.${user.tier}`)}
           </td>
           <td className={cellClass}>{user.role}</td>
           <td className={cellClass}>{user.left_palm_hash !== null ? 'YES' : 'NO'}</td>

@@ -12,6 +12,7 @@ import { disabledClass, linkButtonClass, primaryButtonClass } from '../../../com
 import { errorMessage } from '../../../lib/api-client';
 import { storeLogin } from '../../../lib/auth-storage';
 import { formErrorMessage } from '../../../lib/form-errors';
+import { claimRememberedReferral } from '../../../lib/referral';
 import { useCountdown } from '../../../lib/use-countdown';
 import { sendOtp, signup, verifyRegistration } from '../api/auth-api';
 import type { Contact } from '../utils/contact';
@@ -112,6 +113,8 @@ export function RegisterFlow() {
       }),
     onSuccess: (answer) => {
       storeLogin(answer.user);
+      // Registered through a friend's share link: the referral counts now (issue 24).
+      void claimRememberedReferral();
       setDoneMessage(answer.message);
       goTo('done');
     },

@@ -1,12 +1,18 @@
 import { PRODUCT_NAME } from '@hasta/contracts/constants';
-import { Link } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router';
 
 import { Page } from '../../../components/page';
 import { cardClass, textLinkClass } from '../../../components/ui-classes';
+import { rememberReferral } from '../../../lib/referral';
 import { RegisterFlow } from '../components/register-flow';
 
 /** Registration (spec §2.9): form, check-email, otp, password, then the user dashboard after 2 s. */
 export function RegisterRoute() {
+  // A friend's share link (/register?ref=CODE): kept until registration is complete (issue 24).
+  const [params] = useSearchParams();
+  const ref = params.get('ref');
+  useEffect(() => rememberReferral(ref), [ref]);
   return (
     <Page title={`Create your ${PRODUCT_NAME} account`}>
       <div className={`${cardClass} max-w-lg`}>

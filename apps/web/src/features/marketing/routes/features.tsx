@@ -2,6 +2,7 @@ import {
   KIOSK_REGISTRATION_BONUS_POINTS,
   MARKETING_FIGURES,
   POINTS_PER_SCAN,
+  REWARD_TIERS,
   TIER_THRESHOLDS_RUPEES,
 } from '@hasta/contracts/constants';
 import { useReducedMotion } from 'motion/react';
@@ -15,13 +16,12 @@ import {
   focusRing,
   primaryButtonClass,
   secondaryButtonClass,
+  textLinkClass,
 } from '../../../components/ui-classes';
 import { useFormatters } from '../../../lib/i18n-format';
 import { ComingSoonBadge } from '../components/coming-soon-badge';
 import { FEATURES, OFFLINE_MOCK_QUEUED_SINCE, PARTNER_INTEGRATIONS, UTILITY_CATEGORIES } from '../content';
 import type { FeatureId } from '../content';
-
-const TIERS = ['Silver', 'Gold', 'Platinum'] as const;
 
 const sectionId = (anchor: string) => `feature-${anchor}`;
 const headingId = (anchor: string) => `feature-${anchor}-title`;
@@ -31,7 +31,7 @@ function TierCards() {
   const format = useFormatters();
   return (
     <ul className="mt-6 grid gap-4 sm:grid-cols-3">
-      {TIERS.map((tier) => (
+      {REWARD_TIERS.map((tier) => (
         <li key={tier} className={cardClass}>
           <h3 className="text-lg font-semibold text-slate-900">{t(`tiers.names.${tier}`)}</h3>
           <p className="mt-2 text-sm text-slate-600">
@@ -96,8 +96,27 @@ function OfflineMock() {
   );
 }
 
+/** The rewards programmes' own pages (issue 24), linked from their feature sections. */
+function ProgrammeLink({ to, label }: { to: string; label: string }) {
+  return (
+    <p className="mt-4">
+      <Link to={to} className={textLinkClass}>
+        {label}
+      </Link>
+    </p>
+  );
+}
+
 function FeatureExtra({ id }: { id: FeatureId }): ReactNode {
-  if (id === 'tiers') return <TierCards />;
+  const { t } = useTranslation('features');
+  if (id === 'tiers')
+    return (
+      <>
+        <TierCards />
+        <ProgrammeLink to="/rewards/stars" label={t('tiers.rulesLink')} />
+      </>
+    );
+  if (id === 'points') return <ProgrammeLink to="/rewards/points" label={t('points.rulesLink')} />;
   if (id === 'utility') return <UtilityCategories />;
   if (id === 'offline') return <OfflineMock />;
   return null;

@@ -8,7 +8,6 @@ import type { ComponentType } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-hot-toast';
 
-import { Badge } from '../../../components/badge';
 import { ChangePasswordDialog } from '../../../components/change-password-dialog';
 import { Page } from '../../../components/page';
 import { Tabs } from '../../../components/tabs';
@@ -55,8 +54,17 @@ export interface ConsentTabProps {
 }
 export type ConsentTabComponent = ComponentType<ConsentTabProps>;
 
+/** The seam for the Rewards tab (issue 24): the rewards feature provides it; `onRedeemed` refreshes the wallet. */
+export type RewardsTabComponent = ComponentType<{ onRedeemed: () => void }>;
+
 /** Guarded by RequireUser, so a stored user exists (spec §2.11). */
-export function UserDashboardRoute({ consentTab: ConsentTab }: { consentTab: ConsentTabComponent }) {
+export function UserDashboardRoute({
+  consentTab: ConsentTab,
+  rewardsTab: RewardsTab,
+}: {
+  consentTab: ConsentTabComponent;
+  rewardsTab: RewardsTabComponent;
+}) {
   const user = useStoredUser();
   const queryClient = useQueryClient();
   const userId = user === null ? null : String(user.id);
@@ -153,7 +161,13 @@ export function UserDashboardRoute({ consentTab: ConsentTab }: { consentTab: Con
                   }
                 />
               ) : null}
-              {tab === 'rewards' ? <RewardsTab /> : null}
+              {tab === 'rewards' ? (
+                <RewardsTab
+                  onRedeemed={() =>
+                    void queryClient.invalidateQueries({ queryKey: dashboardQueryKey(userId ?? '') })
+                  }
+                />
+              ) : null}
             </Tabs>
           </div>
         </>
@@ -271,36 +285,6 @@ function HistoryTab({ user }: { user: DashboardUser }) {
         {notMe.dialog}
         <LoadMore hasMore={next !== null} loading={loading} error={error} onLoad={() => void loadOlder()} />
       </div>
-    </section>
-  );
-}
-
-function RewardsTab() {
-  return (
-    <section aria-labelledby="rewards-heading" className={cardClass}>
-      <div className="flex flex-wrap items-center gap-3">
-        <h2 id="rewards-heading" className="text-xl font-semibold text-slate-900">
-          Rewards
-        </h2>
-        <Badge>Preview</Badge>
-      </div>
-      <p className="mt-2 text-sm text-slate-700">
-        A preview of the points and stars programmes: these figures are examples, not your account.
-      </p>
-      <dl className="mt-4 grid gap-4 sm:grid-cols-3">
-        <div>
-          <dt className="text-sm text-slate-600">Points balance</dt>
-          <dd className="text-2xl font-bold text-slate-900">100</dd>
-        </div>
-        <div>
-          <dt className="text-sm text-slate-600">Tier</dt>
-          <dd className="text-2xl font-bold text-slate-900">Silver</dd>
-        </div>
-        <div>
-          <dt className="text-sm text-slate-600">Referrals</dt>
-          <dd className="text-2xl font-bold text-slate-900">0 joined / 0 pending</dd>
-        </div>
-      </dl>
     </section>
   );
 }
