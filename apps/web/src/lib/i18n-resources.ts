@@ -5,6 +5,7 @@ import type { features } from '../locales/en/features';
 import type { home } from '../locales/en/home';
 import type { legal } from '../locales/en/legal';
 import type { marketing } from '../locales/en/marketing';
+import { messages as enMessages } from '../locales/en/messages';
 import { meta as enMeta } from '../locales/en/meta';
 import type { notMe } from '../locales/en/not-me';
 import type { palmScan } from '../locales/en/palm-scan';
@@ -26,6 +27,7 @@ export interface Resources {
   waitlist: typeof waitlist;
   legal: typeof legal;
   meta: typeof enMeta;
+  messages: typeof enMessages;
   notMe: typeof notMe;
   palmScan: typeof palmScan;
 }
@@ -33,11 +35,14 @@ export interface Resources {
 export type Namespace = keyof Resources;
 export const DEFAULT_NAMESPACE = 'common' satisfies Namespace;
 
-/** The chrome (navigation bar, footer, dialogs) and every page's title and description: needed on every page. */
-export const SHELL_NAMESPACES = ['common', 'meta'] as const satisfies readonly Namespace[];
+/**
+ * The chrome (navigation bar, footer, dialogs), every page's title and description, and the message
+ * catalogue the server answers from: needed on every page.
+ */
+export const SHELL_NAMESPACES = ['common', 'meta', 'messages'] as const satisfies readonly Namespace[];
 
 /** English's shell texts ship with the app, so the first render needs no request in the default language. */
-export const englishShellResources = { common: enCommon, meta: enMeta } satisfies Pick<
+export const englishShellResources = { common: enCommon, meta: enMeta, messages: enMessages } satisfies Pick<
   Resources,
   (typeof SHELL_NAMESPACES)[number]
 >;
@@ -72,6 +77,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
   en: {
     common: () => Promise.resolve(englishShellResources.common),
     meta: () => Promise.resolve(englishShellResources.meta),
+    messages: () => Promise.resolve(englishShellResources.messages),
     marketing: () => import('../locales/en/marketing').then((module) => module.marketing),
     home: () => import('../locales/en/home').then((module) => module.home),
     technology: () => import('../locales/en/technology').then((module) => module.technology),
@@ -86,6 +92,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
   hi: {
     common: () => import('../locales/hi/common').then((module) => module.common),
     meta: () => import('../locales/hi/meta').then((module) => module.meta),
+    messages: () => import('../locales/hi/messages').then((module) => module.messages),
     marketing: () => import('../locales/hi/marketing').then((module) => module.marketing),
     home: () => import('../locales/hi/home').then((module) => module.home),
     technology: () => import('../locales/hi/technology').then((module) => module.technology),
