@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, signIn, test, uniquePassword } from './support/accounts';
 import { expectLoggedIn, loginWithPassword } from './support/auth-ui';
+import { openRowActions } from './support/admin';
 import { axeViolations } from './support/axe';
 
 test.use({ reducedMotion: 'reduce' });
@@ -113,6 +114,7 @@ test.describe('admin password reset', () => {
     await expect(users.getByRole('cell', { name: ADMIN_EMAIL })).toHaveCount(0);
     expect(await axeViolations(page), 'users list').toEqual([]);
 
+    await openRowActions(row);
     await row.getByRole('button', { name: 'Reset password' }).click();
     const confirm = page.getByRole('dialog', { name: 'Reset password?' });
     await expect(confirm).toContainText(account.contact);
@@ -196,6 +198,7 @@ test.describe('admin password reset', () => {
     failLoad = false;
     await users.getByRole('button', { name: 'Retry' }).click();
     const row = users.getByRole('row').filter({ hasText: account.contact });
+    await openRowActions(row);
     await row.getByRole('button', { name: 'Reset password' }).click();
     await page
       .getByRole('dialog', { name: 'Reset password?' })

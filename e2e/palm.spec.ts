@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page, PlaywrightWorkerArgs } from '@playw
 
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, registerAccount, signIn, test } from './support/accounts';
 import type { Account } from './support/accounts';
-import { openTab } from './support/admin';
+import { openRowActions, openTab } from './support/admin';
 import { axeViolations } from './support/axe';
 import { launchWithPalmCamera } from './support/camera';
 import { createMerchant } from './support/merchant';
@@ -251,6 +251,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await users.getByRole('button', { name: 'Search', exact: true }).click();
       const row = users.getByRole('row').filter({ hasText: account.contact });
       await expect(row.getByRole('cell').nth(5)).toHaveText('NO');
+      await openRowActions(row);
       await row.getByRole('link', { name: /^Register Left Palm/ }).click();
 
       await expect(page).toHaveURL(

@@ -128,19 +128,24 @@ export const router = createBrowserRouter([
           ),
         };
       }),
-      page('/admin', 'admin', async () => {
-        const [{ RequireAdmin }, { AdminDashboardRoute }] = await Promise.all([
-          import('./route-guards'),
-          import('../features/admin/routes/admin-dashboard'),
-        ]);
-        return {
-          Component: () => (
-            <RequireAdmin>
-              <AdminDashboardRoute />
-            </RequireAdmin>
-          ),
-        };
-      }),
+      page(
+        '/admin',
+        'admin',
+        async () => {
+          const [{ RequireAdmin }, { AdminDashboardRoute }] = await Promise.all([
+            import('./route-guards'),
+            import('../features/admin/routes/admin-dashboard'),
+          ]);
+          return {
+            Component: () => (
+              <RequireAdmin>
+                <AdminDashboardRoute />
+              </RequireAdmin>
+            ),
+          };
+        },
+        { namespaces: ['admin', 'app'] },
+      ),
       page(
         '/store-dashboard',
         'storeDashboard',
@@ -218,9 +223,14 @@ export const router = createBrowserRouter([
         }),
         { namespaces: ['legal'] },
       ),
-      page('*', 'notFound', async () => ({
-        Component: (await import('./routes/not-found')).NotFoundRoute,
-      })),
+      page(
+        '*',
+        'notFound',
+        async () => ({
+          Component: (await import('./routes/not-found')).NotFoundRoute,
+        }),
+        { namespaces: ['app'] },
+      ),
     ],
   },
 ]);

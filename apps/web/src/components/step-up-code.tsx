@@ -1,8 +1,10 @@
 import { messages } from '@hasta/contracts/messages';
 import { useId, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { errorMessage } from '../lib/api-client';
+import { translateMessage } from '../lib/server-message';
 import { sendStepUpCode, verifyStepUpCode } from '../lib/palm-trust';
 import type { StepUpPurpose, StepUpSent } from '../lib/palm-trust';
 import { CodeChannelBadge, FormAlert, OtpField } from './form-field';
@@ -21,6 +23,7 @@ export interface StepUpCodeProps {
  * the page only shows where it went, as the transfer code step does), then the code. Resend after a minute.
  */
 export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
+  const { t } = useTranslation('app');
   const id = useId();
   const alertId = `${id}-alert`;
   const [sent, setSent] = useState<StepUpSent | null>(null);
@@ -63,7 +66,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
   return (
     <section aria-labelledby={`${id}-heading`} className="space-y-4">
       <h2 id={`${id}-heading`} className="text-lg font-semibold text-slate-900">
-        Confirm it’s you
+        {t('stepUp.heading')}
       </h2>
       <div className="text-slate-800">{intro}</div>
       {sent === null ? (
@@ -75,21 +78,21 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
             disabled={busy !== null}
             onClick={() => void send()}
           >
-            {busy === 'send' ? 'Sending...' : 'Send code'}
+            {busy === 'send' ? t('stepUp.sending') : t('stepUp.send')}
           </button>
         </>
       ) : (
         <>
           <p role="status" className="text-slate-800">
-            {sent.message}
+            {translateMessage(sent.message)}
           </p>
           <p className="text-sm text-slate-700">
             <CodeChannelBadge channel={sent.channel} className="mr-2" />
-            Sent to {sent.sent_to}.
+            {t('stepUp.sentTo', { to: sent.sent_to })}
           </p>
           <form noValidate className="space-y-4" onSubmit={(event) => void verify(event)}>
             <OtpField
-              label="6-digit code"
+              label={t('stepUp.code')}
               autoComplete="one-time-code"
               value={otp}
               invalid={error !== null}
@@ -103,7 +106,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
                 className={`${primaryButtonClass} ${disabledClass}`}
                 disabled={busy !== null}
               >
-                {busy === 'verify' ? 'Verifying...' : 'Verify'}
+                {busy === 'verify' ? t('stepUp.verifying') : t('stepUp.verify')}
               </button>
               <button
                 type="button"
@@ -111,7 +114,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
                 disabled={busy !== null}
                 onClick={() => void send()}
               >
-                {busy === 'send' ? 'Sending...' : 'Resend code'}
+                {busy === 'send' ? t('stepUp.sending') : t('stepUp.resend')}
               </button>
             </div>
           </form>

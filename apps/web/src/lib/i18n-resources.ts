@@ -8,6 +8,8 @@ import type { marketing } from '../locales/en/marketing';
 import { messages as enMessages } from '../locales/en/messages';
 import { meta as enMeta } from '../locales/en/meta';
 import type { notMe } from '../locales/en/not-me';
+import type { app } from '../locales/en/app';
+import type { admin } from '../locales/en/admin';
 import type { palmScan } from '../locales/en/palm-scan';
 import type { technology } from '../locales/en/technology';
 import type { waitlist } from '../locales/en/waitlist';
@@ -30,6 +32,8 @@ export interface Resources {
   messages: typeof enMessages;
   notMe: typeof notMe;
   palmScan: typeof palmScan;
+  app: typeof app;
+  admin: typeof admin;
 }
 
 export type Namespace = keyof Resources;
@@ -88,6 +92,8 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/en/legal').then((module) => module.legal),
     notMe: () => import('../locales/en/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/en/palm-scan').then((module) => module.palmScan),
+    admin: () => import('../locales/en/admin').then((module) => module.admin),
+    app: () => import('../locales/en/app').then((module) => module.app),
   },
   hi: {
     common: () => import('../locales/hi/common').then((module) => module.common),
@@ -103,6 +109,8 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/hi/legal').then((module) => module.legal),
     notMe: () => import('../locales/hi/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/hi/palm-scan').then((module) => module.palmScan),
+    admin: () => import('../locales/hi/admin').then((module) => module.admin),
+    app: () => import('../locales/hi/app').then((module) => module.app),
   },
 };
 
