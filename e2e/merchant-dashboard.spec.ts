@@ -153,6 +153,9 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     await expect(page.getByRole('listitem', { name: `Withdrawal ${inr(120)} pending` })).toBeVisible();
     await expect(withdrawForm).toContainText(`Available to withdraw: ${inr(180)}`);
     await expect(figure(page, 'store-balance')).toHaveText(inr(300));
+    // The Withdrawals card counts the pending one apart from what was settled.
+    await expect(figure(page, 'store-withdrawals')).toHaveText(inr(0));
+    await expect(page.getByTestId('store-withdrawals-pending')).toHaveText(`1 pending: ${inr(120)}`);
     expect(await axeViolations(page), 'Withdraw tab').toEqual([]);
 
     // The admin settles it: the money leaves, and the store is told by SMS as its settings chose.
@@ -171,6 +174,7 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     await page.reload();
     await expect(figure(page, 'store-balance')).toHaveText(inr(180));
     await expect(figure(page, 'store-withdrawals')).toHaveText(inr(120));
+    await expect(page.getByTestId('store-withdrawals-pending')).toHaveText('none pending');
     await page.getByRole('tab', { name: 'Withdraw' }).click();
     await expect(page.getByRole('listitem', { name: `Withdrawal ${inr(120)} settled` })).toBeVisible();
   });

@@ -702,6 +702,8 @@ test.describe('Palm payments through the camera', () => {
       expect(await axeViolations(page), 'Accept Palm scanner').toEqual([]);
       await expect(page.getByText(messages.transactionSuccessful)).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
       await expect(page.getByText(messages.paymentProcessed)).toBeVisible();
+      // The success names the amount and the payer, masked as a store sees payers.
+      await expect(page.getByTestId('palm-paid')).toHaveText(new RegExp(`^${inr(40)} received from .*•`));
       await page.getByRole('button', { name: 'Close' }).click();
       await expect(page.getByRole('button', { name: 'Process Payment' })).toBeVisible();
       await expect(page.getByTestId('store-balance')).toHaveText(inr(40));

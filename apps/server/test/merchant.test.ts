@@ -345,6 +345,12 @@ describe(`merchants on ${testDatabaseKind}`, () => {
       balance: '200.00',
       available_balance: '30.00',
     });
+    // The Withdrawals card counts what is still pending apart from what was settled.
+    expect((await call('GET', '/api/merchant/summary', token)).json()).toMatchObject({
+      total_withdrawals: '0.00',
+      pending_withdrawal_count: 2,
+      pending_withdrawals: '170.00',
+    });
     const pending = (await call('GET', '/api/merchant/withdrawals', token)).json().withdrawals;
     expect(pending.map((w: { amount: string; status: string }) => [w.amount, w.status])).toEqual([
       ['50.00', 'pending'],
@@ -394,6 +400,8 @@ describe(`merchants on ${testDatabaseKind}`, () => {
       balance: '80.00',
       available_balance: '80.00',
       total_withdrawals: '120.00',
+      pending_withdrawal_count: 0,
+      pending_withdrawals: '0.00',
     });
   });
 

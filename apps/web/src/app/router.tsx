@@ -164,7 +164,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['palmScan'] },
+        { namespaces: ['palmScan', 'merchant', 'app'] },
       ),
       page(
         '/palm-register',
