@@ -100,12 +100,22 @@ export const router = createBrowserRouter([
         }),
         { namespaces: ['contact', 'marketing'] },
       ),
-      page('/login', 'login', async () => ({
-        Component: (await import('../features/auth/routes/login')).LoginRoute,
-      })),
-      page('/register', 'register', async () => ({
-        Component: (await import('../features/auth/routes/register')).RegisterRoute,
-      })),
+      page(
+        '/login',
+        'login',
+        async () => ({
+          Component: (await import('../features/auth/routes/login')).LoginRoute,
+        }),
+        { namespaces: ['app'] },
+      ),
+      page(
+        '/register',
+        'register',
+        async () => ({
+          Component: (await import('../features/auth/routes/register')).RegisterRoute,
+        }),
+        { namespaces: ['app'] },
+      ),
       page(
         '/applicants-register',
         'waitlist',
@@ -114,20 +124,25 @@ export const router = createBrowserRouter([
         }),
         { namespaces: ['waitlist', 'marketing'] },
       ),
-      page('/user-dashboard', 'userDashboard', async () => {
-        const [{ RequireUser }, { UserDashboardRoute }, { ConsentTab }] = await Promise.all([
-          import('./route-guards'),
-          import('../features/wallet/routes/user-dashboard'),
-          import('../features/consent/components/consent-tab'),
-        ]);
-        return {
-          Component: () => (
-            <RequireUser>
-              <UserDashboardRoute consentTab={ConsentTab} />
-            </RequireUser>
-          ),
-        };
-      }),
+      page(
+        '/user-dashboard',
+        'userDashboard',
+        async () => {
+          const [{ RequireUser }, { UserDashboardRoute }, { ConsentTab }] = await Promise.all([
+            import('./route-guards'),
+            import('../features/wallet/routes/user-dashboard'),
+            import('../features/consent/components/consent-tab'),
+          ]);
+          return {
+            Component: () => (
+              <RequireUser>
+                <UserDashboardRoute consentTab={ConsentTab} />
+              </RequireUser>
+            ),
+          };
+        },
+        { namespaces: ['app'] },
+      ),
       page(
         '/admin',
         'admin',
@@ -172,11 +187,16 @@ export const router = createBrowserRouter([
         async () => ({
           Component: (await import('../features/palm/routes/palm-register')).PalmRegisterRoute,
         }),
-        { namespaces: ['palmScan'] },
+        { namespaces: ['palmScan', 'app'] },
       ),
-      page('/transfer', 'transfer', async () => ({
-        Component: (await import('../features/wallet/routes/transfer')).TransferRoute,
-      })),
+      page(
+        '/transfer',
+        'transfer',
+        async () => ({
+          Component: (await import('../features/wallet/routes/transfer')).TransferRoute,
+        }),
+        { namespaces: ['app'] },
+      ),
       page(
         '/receive',
         'receive',
@@ -187,14 +207,24 @@ export const router = createBrowserRouter([
           ]);
           return { Component: () => <ReceiveRoute palmStep={ReceivePalmAuthentication} /> };
         },
-        { namespaces: ['palmScan'] },
+        { namespaces: ['palmScan', 'app'] },
       ),
-      page('/history', 'history', async () => ({
-        Component: (await import('../features/wallet/routes/history')).HistoryRoute,
-      })),
-      page('/verify', 'verify', async () => ({
-        Component: (await import('../features/receipts/routes/verify')).VerifyRoute,
-      })),
+      page(
+        '/history',
+        'history',
+        async () => ({
+          Component: (await import('../features/wallet/routes/history')).HistoryRoute,
+        }),
+        { namespaces: ['app'] },
+      ),
+      page(
+        '/verify',
+        'verify',
+        async () => ({
+          Component: (await import('../features/receipts/routes/verify')).VerifyRoute,
+        }),
+        { namespaces: ['app'] },
+      ),
       // The "Not me?" link of a palm payment's notice: no login, its one-time token is the authority.
       page(
         '/not-me',
@@ -202,11 +232,16 @@ export const router = createBrowserRouter([
         async () => ({
           Component: (await import('../features/palm/routes/not-me')).NotMeRoute,
         }),
-        { namespaces: ['notMe'] },
+        { namespaces: ['notMe', 'app'] },
       ),
-      page('/qr-scan', 'qrScan', async () => ({
-        Component: (await import('../features/wallet/routes/qr-scan')).QrScanRoute,
-      })),
+      page(
+        '/qr-scan',
+        'qrScan',
+        async () => ({
+          Component: (await import('../features/wallet/routes/qr-scan')).QrScanRoute,
+        }),
+        { namespaces: ['app'] },
+      ),
       page(
         '/privacy',
         'privacy',

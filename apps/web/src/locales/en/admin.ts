@@ -178,6 +178,7 @@ export const admin = {
       received: 'Received',
       merchant: 'Merchant',
     },
+    interests: { pos: 'PalmPOS Integration', kiosk: 'PalmKiosk Setup', api: 'API Integration' },
     approve: 'Approve',
     approved: 'Approved',
     confirmTitle: 'Approve this vendor?',

@@ -180,6 +180,7 @@ export const admin: typeof english = {
       received: 'मिला',
       merchant: 'मर्चेंट',
     },
+    interests: { pos: 'PalmPOS इंटीग्रेशन', kiosk: 'PalmKiosk सेटअप', api: 'API इंटीग्रेशन' },
     approve: 'मंज़ूर करें',
     approved: 'मंज़ूर',
     confirmTitle: 'यह विक्रेता मंज़ूर करें?',

@@ -64,7 +64,13 @@ export function AdminTable({
   busy?: boolean;
 }) {
   return (
-    <div className="overflow-x-auto rounded-2xl border border-slate-200" aria-busy={busy}>
+    // Positioned, so what is absolutely placed inside (screen-reader-only texts) scrolls with the table rather
+    // than widening the page; focusable, so a keyboard can scroll it.
+    <div
+      className="relative overflow-x-auto rounded-2xl border border-slate-200"
+      tabIndex={0}
+      aria-busy={busy}
+    >
       <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
         <thead className="bg-slate-50 text-slate-700">
           <tr>

@@ -1,3 +1,4 @@
+import { VENDOR_INTERESTS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -23,6 +24,16 @@ const COLUMNS = [
   'received',
   'merchant',
 ] as const;
+
+/** Each interest's label in `admin:vendors.interests` (the value stored is the spec's English label). */
+const INTEREST_KEYS = {
+  'PalmPOS Integration': 'pos',
+  'PalmKiosk Setup': 'kiosk',
+  'API Integration': 'api',
+} as const satisfies Record<(typeof VENDOR_INTERESTS)[number], string>;
+
+const isKnownInterest = (interest: string): interest is keyof typeof INTEREST_KEYS =>
+  (VENDOR_INTERESTS as readonly string[]).includes(interest);
 
 /**
  * Vendor Registrations (spec §2.17): the vendor form's registrations. Approving one makes its owner a
@@ -76,7 +87,15 @@ export function VendorRegistrationsSection() {
               <td className={`${cellClass} whitespace-nowrap`}>{registration.phone}</td>
               <td className={`${cellClass} max-w-xs`}>{registration.address}</td>
               <td className={cellClass}>
-                {registration.interests.length === 0 ? '—' : registration.interests.join(', ')}
+                {registration.interests.length === 0
+                  ? '—'
+                  : registration.interests
+                      .map((interest) =>
+                        isKnownInterest(interest)
+                          ? t(`vendors.interests.${INTEREST_KEYS[interest]}`)
+                          : interest,
+                      )
+                      .join(', ')}
               </td>
               <td className={`${cellClass} max-w-xs whitespace-pre-line`}>{registration.comments || '—'}</td>
               <td className={`${cellClass} whitespace-nowrap`}>{formatDate(registration.created_at)}</td>

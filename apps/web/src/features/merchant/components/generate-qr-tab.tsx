@@ -215,7 +215,7 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
         ) : null}
         {codes.data?.length === 0 ? <p className="mt-2 text-slate-600">{t('qr.empty')}</p> : null}
         {codes.data === undefined || codes.data.length === 0 ? null : (
-          <div className="mt-3 overflow-x-auto">
+          <div className="relative mt-3 overflow-x-auto" tabIndex={0}>
             <table className="w-full min-w-[32rem] text-left text-sm">
               <caption className="sr-only">{t('qr.yours')}</caption>
               <thead className="border-b border-slate-200 text-slate-600">

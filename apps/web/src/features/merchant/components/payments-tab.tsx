@@ -47,7 +47,7 @@ export function PaymentsTab() {
     return <p className="text-slate-600">{t('payments.empty')}</p>;
   }
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto" tabIndex={0}>
       <table className="w-full min-w-[36rem] text-left text-sm">
         <caption className="sr-only">{t('payments.caption')}</caption>
         <thead className="border-b border-slate-200 text-slate-600">
