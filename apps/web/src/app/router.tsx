@@ -141,7 +141,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['app'] },
+        { namespaces: ['app', 'consent'] },
       ),
       page(
         '/admin',

@@ -11,6 +11,7 @@ import type { notMe } from '../locales/en/not-me';
 import type { app } from '../locales/en/app';
 import type { admin } from '../locales/en/admin';
 import type { merchant } from '../locales/en/merchant';
+import type { consent } from '../locales/en/consent';
 import type { palmScan } from '../locales/en/palm-scan';
 import type { technology } from '../locales/en/technology';
 import type { waitlist } from '../locales/en/waitlist';
@@ -33,6 +34,7 @@ export interface Resources {
   messages: typeof enMessages;
   notMe: typeof notMe;
   palmScan: typeof palmScan;
+  consent: typeof consent;
   merchant: typeof merchant;
   app: typeof app;
   admin: typeof admin;
@@ -94,6 +96,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/en/legal').then((module) => module.legal),
     notMe: () => import('../locales/en/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/en/palm-scan').then((module) => module.palmScan),
+    consent: () => import('../locales/en/consent').then((module) => module.consent),
     merchant: () => import('../locales/en/merchant').then((module) => module.merchant),
     admin: () => import('../locales/en/admin').then((module) => module.admin),
     app: () => import('../locales/en/app').then((module) => module.app),
@@ -112,6 +115,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/hi/legal').then((module) => module.legal),
     notMe: () => import('../locales/hi/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/hi/palm-scan').then((module) => module.palmScan),
+    consent: () => import('../locales/hi/consent').then((module) => module.consent),
     merchant: () => import('../locales/hi/merchant').then((module) => module.merchant),
     admin: () => import('../locales/hi/admin').then((module) => module.admin),
     app: () => import('../locales/hi/app').then((module) => module.app),

@@ -1,5 +1,10 @@
+import { PALM_CONSENT_NOTICE } from '@hasta/contracts/palm';
+
 /** Texts of the app's shared parts (dialogs, code steps, camera, errors), used by every signed-in screen. */
 export const app = {
+  /** The notice a person agrees to before a palm is registered (the contract's text, verbatim). */
+  palmConsentNotice: PALM_CONSENT_NOTICE as string,
+  hands: { left: 'Left hand', right: 'Right hand' },
   codeChannel: {
     sms: 'SMS OTP',
     email: 'Email OTP',

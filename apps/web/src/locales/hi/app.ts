@@ -2,6 +2,9 @@ import type { app as english } from '../en/app';
 
 /** Texts of the app's shared parts (Hindi). */
 export const app: typeof english = {
+  palmConsentNotice:
+    'Hasta आपकी हथेली के स्कैन से बना सिर्फ़ एक सुरक्षित, न पलटा जा सकने वाला टेम्पलेट, एन्क्रिप्ट करके रखता है, ताकि हथेली से भुगतान करते समय आपको पहचान सके। कैमरे की तस्वीर कभी सहेजी नहीं जाती। आप अपने डैशबोर्ड के सहमति टैब से कभी भी यह सहमति वापस ले सकते हैं या अपनी हथेली का डेटा मिटा सकते हैं।',
+  hands: { left: 'बायाँ हाथ', right: 'दायाँ हाथ' },
   codeChannel: {
     sms: 'SMS OTP',
     email: 'ईमेल OTP',
