@@ -223,7 +223,7 @@ export const router = createBrowserRouter([
         async () => ({
           Component: (await import('../features/receipts/routes/verify')).VerifyRoute,
         }),
-        { namespaces: ['app'] },
+        { namespaces: ['app', 'receipts'] },
       ),
       // The "Not me?" link of a palm payment's notice: no login, its one-time token is the authority.
       page(

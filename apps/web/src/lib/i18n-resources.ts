@@ -12,6 +12,7 @@ import type { app } from '../locales/en/app';
 import type { admin } from '../locales/en/admin';
 import type { merchant } from '../locales/en/merchant';
 import type { consent } from '../locales/en/consent';
+import type { receipts } from '../locales/en/receipts';
 import type { palmScan } from '../locales/en/palm-scan';
 import type { technology } from '../locales/en/technology';
 import type { waitlist } from '../locales/en/waitlist';
@@ -34,6 +35,7 @@ export interface Resources {
   messages: typeof enMessages;
   notMe: typeof notMe;
   palmScan: typeof palmScan;
+  receipts: typeof receipts;
   consent: typeof consent;
   merchant: typeof merchant;
   app: typeof app;
@@ -96,6 +98,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/en/legal').then((module) => module.legal),
     notMe: () => import('../locales/en/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/en/palm-scan').then((module) => module.palmScan),
+    receipts: () => import('../locales/en/receipts').then((module) => module.receipts),
     consent: () => import('../locales/en/consent').then((module) => module.consent),
     merchant: () => import('../locales/en/merchant').then((module) => module.merchant),
     admin: () => import('../locales/en/admin').then((module) => module.admin),
@@ -115,6 +118,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/hi/legal').then((module) => module.legal),
     notMe: () => import('../locales/hi/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/hi/palm-scan').then((module) => module.palmScan),
+    receipts: () => import('../locales/hi/receipts').then((module) => module.receipts),
     consent: () => import('../locales/hi/consent').then((module) => module.consent),
     merchant: () => import('../locales/hi/merchant').then((module) => module.merchant),
     admin: () => import('../locales/hi/admin').then((module) => module.admin),
