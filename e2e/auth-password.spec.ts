@@ -139,6 +139,7 @@ test.describe('admin password reset', () => {
       await userPage.getByRole('button', { name: 'Login', exact: true }).click();
 
       await expect(userPage.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+      await expect(userPage.getByText(/Your password was reset by an administrator\./)).toBeVisible();
       await expect(userPage).toHaveURL('/login');
       await expect(userPage.getByRole('banner').getByRole('button', { name: 'Logout' })).toHaveCount(0);
       expect(await axeViolations(userPage), 'forced change').toEqual([]);

@@ -41,7 +41,10 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     // The owner logs in, must choose a password, and lands on the store dashboard.
     await page.goto('/login');
     await loginWithPassword(page, { channel: 'email', contact: email }, temporary);
-    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    // Its first sign-in says so: not a reset by an administrator.
+    await expect(page.getByRole('heading', { name: 'Welcome: choose your password' })).toBeVisible();
+    await expect(page.getByText(/This is your first sign-in/)).toBeVisible();
+    await expect(page.getByText(/reset by an administrator/)).toHaveCount(0);
     const password = uniquePassword();
     await page.getByLabel('New password', { exact: true }).fill(password);
     await page.getByLabel('Confirm new password').fill(password);

@@ -74,7 +74,8 @@ describe(`merchants on ${testDatabaseKind}`, () => {
     expect(approved.json().merchant.store_name).toBe('Chai Point');
     const temporary = /temporary password (\S+)\./.exec((await lastMessage(test.database, email)).body)![1]!;
     const login = (await call('POST', '/api/auth/login', undefined, { email, password: temporary })).json();
-    expect(login.user).toMatchObject({ role: 'merchant', must_change_password: true });
+    // A new store owner's first sign-in says so (not a reset by an administrator).
+    expect(login.user).toMatchObject({ role: 'merchant', must_change_password: true, first_sign_in: true });
     const changed = await call('POST', '/api/auth/change-password', login.token, {
       originalPassword: temporary,
       newPassword: 'shop owner secret',

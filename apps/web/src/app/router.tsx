@@ -106,7 +106,7 @@ export const router = createBrowserRouter([
         async () => ({
           Component: (await import('../features/auth/routes/login')).LoginRoute,
         }),
-        { namespaces: ['app'] },
+        { namespaces: ['app', 'auth'] },
       ),
       page(
         '/register',
@@ -114,7 +114,7 @@ export const router = createBrowserRouter([
         async () => ({
           Component: (await import('../features/auth/routes/register')).RegisterRoute,
         }),
-        { namespaces: ['app'] },
+        { namespaces: ['app', 'auth'] },
       ),
       page(
         '/applicants-register',

@@ -13,6 +13,7 @@ import type { admin } from '../locales/en/admin';
 import type { merchant } from '../locales/en/merchant';
 import type { consent } from '../locales/en/consent';
 import type { receipts } from '../locales/en/receipts';
+import type { auth } from '../locales/en/auth';
 import type { palmScan } from '../locales/en/palm-scan';
 import type { technology } from '../locales/en/technology';
 import type { waitlist } from '../locales/en/waitlist';
@@ -35,6 +36,7 @@ export interface Resources {
   messages: typeof enMessages;
   notMe: typeof notMe;
   palmScan: typeof palmScan;
+  auth: typeof auth;
   receipts: typeof receipts;
   consent: typeof consent;
   merchant: typeof merchant;
@@ -98,6 +100,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/en/legal').then((module) => module.legal),
     notMe: () => import('../locales/en/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/en/palm-scan').then((module) => module.palmScan),
+    auth: () => import('../locales/en/auth').then((module) => module.auth),
     receipts: () => import('../locales/en/receipts').then((module) => module.receipts),
     consent: () => import('../locales/en/consent').then((module) => module.consent),
     merchant: () => import('../locales/en/merchant').then((module) => module.merchant),
@@ -118,6 +121,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/hi/legal').then((module) => module.legal),
     notMe: () => import('../locales/hi/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/hi/palm-scan').then((module) => module.palmScan),
+    auth: () => import('../locales/hi/auth').then((module) => module.auth),
     receipts: () => import('../locales/hi/receipts').then((module) => module.receipts),
     consent: () => import('../locales/hi/consent').then((module) => module.consent),
     merchant: () => import('../locales/hi/merchant').then((module) => module.merchant),
