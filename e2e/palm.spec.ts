@@ -170,6 +170,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await expect(page.getByRole('link', { name: 'REGISTERED' })).toBeVisible();
       await expect(page.getByText('Palm Registered').first()).toBeVisible();
       await expect(page.getByRole('region', { name: 'Profile' })).not.toContainText('N/A');
+      await expect(page.getByTestId('palm-hands')).toHaveText('Left hand registered');
 
       // The same palm, shown for another account, is refused as any failed registration: the error panel and
       // Try Again.

@@ -141,7 +141,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['app', 'consent'] },
+        { namespaces: ['app', 'consent', 'wallet'] },
       ),
       page(
         '/admin',

@@ -14,6 +14,7 @@ import type { merchant } from '../locales/en/merchant';
 import type { consent } from '../locales/en/consent';
 import type { receipts } from '../locales/en/receipts';
 import type { auth } from '../locales/en/auth';
+import type { wallet } from '../locales/en/wallet';
 import type { palmScan } from '../locales/en/palm-scan';
 import type { technology } from '../locales/en/technology';
 import type { waitlist } from '../locales/en/waitlist';
@@ -36,6 +37,7 @@ export interface Resources {
   messages: typeof enMessages;
   notMe: typeof notMe;
   palmScan: typeof palmScan;
+  wallet: typeof wallet;
   auth: typeof auth;
   receipts: typeof receipts;
   consent: typeof consent;
@@ -100,6 +102,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/en/legal').then((module) => module.legal),
     notMe: () => import('../locales/en/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/en/palm-scan').then((module) => module.palmScan),
+    wallet: () => import('../locales/en/wallet').then((module) => module.wallet),
     auth: () => import('../locales/en/auth').then((module) => module.auth),
     receipts: () => import('../locales/en/receipts').then((module) => module.receipts),
     consent: () => import('../locales/en/consent').then((module) => module.consent),
@@ -121,6 +124,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     legal: () => import('../locales/hi/legal').then((module) => module.legal),
     notMe: () => import('../locales/hi/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/hi/palm-scan').then((module) => module.palmScan),
+    wallet: () => import('../locales/hi/wallet').then((module) => module.wallet),
     auth: () => import('../locales/hi/auth').then((module) => module.auth),
     receipts: () => import('../locales/hi/receipts').then((module) => module.receipts),
     consent: () => import('../locales/hi/consent').then((module) => module.consent),

@@ -1,0 +1,35 @@
+import type { wallet as english } from '../en/wallet';
+
+/** The person's wallet screens (Hindi). */
+export const wallet: typeof english = {
+  dashboard: {
+    title: 'यूज़र डैशबोर्ड',
+    welcome: 'स्वागत है, {{name}}',
+    someone: 'यूज़र',
+    notifications: 'सूचनाएँ: {{state}}',
+    on: 'चालू',
+    off: 'बंद',
+    settings: 'सेटिंग्स',
+    loading: 'डैशबोर्ड लोड हो रहा है...',
+    sections: 'डैशबोर्ड सेक्शन',
+    tabs: { wallet: 'वॉलेट', history: 'इतिहास', consent: 'सहमति', rewards: 'रिवॉर्ड्स' },
+    profile: 'प्रोफ़ाइल',
+    palm: 'आपकी हथेली',
+    bothHands: 'बायाँ और दायाँ दोनों हाथ रजिस्टर हैं',
+    leftHand: 'बायाँ हाथ रजिस्टर है',
+    rightHand: 'दायाँ हाथ रजिस्टर है',
+    noPalm: 'अभी कोई हथेली रजिस्टर नहीं है',
+    registered: 'रजिस्टर है',
+    registerPalm: 'हथेली रजिस्टर करें',
+    balance: 'बैलेंस',
+    hideBalance: 'बैलेंस छिपाएँ',
+    showBalance: 'बैलेंस दिखाएँ',
+    sendMoney: 'पैसे भेजें',
+    receiveMoney: 'पैसे पाएँ',
+    scanQr: 'QR कोड स्कैन करें',
+    history: 'लेन-देन का इतिहास',
+    recent: 'हाल का इतिहास',
+    noHistory: 'अभी कोई इतिहास नहीं।',
+    allHistory: 'इतिहास',
+  },
+};
