@@ -195,7 +195,7 @@ export const router = createBrowserRouter([
         async () => ({
           Component: (await import('../features/wallet/routes/transfer')).TransferRoute,
         }),
-        { namespaces: ['app'] },
+        { namespaces: ['app', 'wallet'] },
       ),
       page(
         '/receive',
@@ -207,7 +207,7 @@ export const router = createBrowserRouter([
           ]);
           return { Component: () => <ReceiveRoute palmStep={ReceivePalmAuthentication} /> };
         },
-        { namespaces: ['palmScan', 'app'] },
+        { namespaces: ['palmScan', 'app', 'wallet'] },
       ),
       page(
         '/history',
@@ -215,7 +215,7 @@ export const router = createBrowserRouter([
         async () => ({
           Component: (await import('../features/wallet/routes/history')).HistoryRoute,
         }),
-        { namespaces: ['app'] },
+        { namespaces: ['app', 'wallet'] },
       ),
       page(
         '/verify',
@@ -240,7 +240,7 @@ export const router = createBrowserRouter([
         async () => ({
           Component: (await import('../features/wallet/routes/qr-scan')).QrScanRoute,
         }),
-        { namespaces: ['app'] },
+        { namespaces: ['app', 'wallet'] },
       ),
       page(
         '/privacy',

@@ -6,6 +6,7 @@ import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
 
 import {
   AmountField,
@@ -61,6 +62,7 @@ function identifierOf(channel: OtpChannel): string {
  * and any fixed amount fill the form and stay fixed; the code step is the same.
  */
 export function TransferRoute() {
+  const { t } = useTranslation('wallet');
   const user = useStoredUser();
   const navigate = useNavigate();
   const location = useLocation();
@@ -241,12 +243,9 @@ export function TransferRoute() {
   }
 
   return (
-    <Page
-      title="Send Money"
-      lead="Send rupees to anyone by phone number or email, confirmed with a one-time code."
-    >
+    <Page title={t('transfer.title')} lead={t('transfer.lead')}>
       <div className="max-w-lg">
-        <div role="group" aria-label="Payment method" className="mb-6 flex gap-2">
+        <div role="group" aria-label={t('transfer.method')} className="mb-6 flex gap-2">
           <button
             type="button"
             aria-pressed={mode === 'phone_email'}
@@ -259,7 +258,7 @@ export function TransferRoute() {
               setError(null);
             }}
           >
-            Phone/Email
+            {t('transfer.phoneEmail')}
           </button>
           <button
             type="button"
@@ -271,7 +270,7 @@ export function TransferRoute() {
               setError(null);
             }}
           >
-            QR Scan
+            {t('transfer.qrScan')}
           </button>
         </div>
         {mode === 'qr_scan' && qrPayee === null ? (
@@ -302,12 +301,12 @@ export function TransferRoute() {
                     setError(null);
                   }}
                 >
-                  Scan another code
+                  {t('transfer.scanAnother')}
                 </button>
               </div>
             )}
             <TextField
-              label="Receiver Phone (Optional)"
+              label={t('transfer.receiverPhone')}
               type="tel"
               autoComplete="off"
               readOnly={qrPayee !== null}
@@ -315,7 +314,7 @@ export function TransferRoute() {
               onChange={(event) => setForm({ ...form, receiverPhone: event.target.value })}
             />
             <TextField
-              label="Receiver Email (Optional)"
+              label={t('transfer.receiverEmail')}
               type="email"
               autoComplete="off"
               readOnly={qrPayee !== null}
@@ -323,7 +322,7 @@ export function TransferRoute() {
               onChange={(event) => setForm({ ...form, receiverEmail: event.target.value })}
             />
             <AmountField
-              label="Amount (INR)"
+              label={t('transfer.amount')}
               required
               readOnly={qrPayee !== null && qrPayee.amount !== null}
               value={form.amount}
@@ -331,7 +330,7 @@ export function TransferRoute() {
             />
             <FormAlert id={alertId} message={error} />
             <button type="submit" className={`${primaryButtonClass} ${disabledClass} w-full`} disabled={busy}>
-              {busy ? 'Processing...' : 'Send Money'}
+              {busy ? t('transfer.processing') : t('transfer.submit')}
             </button>
           </form>
         )}
