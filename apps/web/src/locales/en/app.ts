@@ -5,6 +5,11 @@ export const app = {
   /** The notice a person agrees to before a palm is registered (the contract's text, verbatim). */
   palmConsentNotice: PALM_CONSENT_NOTICE as string,
   hands: { left: 'Left hand', right: 'Right hand' },
+  palmRegister: {
+    lead: 'Register your left hand, your right hand, or both.',
+    goBack: 'Go Back',
+    login: 'Login',
+  },
   codeChannel: {
     sms: 'SMS OTP',
     email: 'Email OTP',

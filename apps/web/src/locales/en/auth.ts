@@ -1,5 +1,13 @@
 /** Sign-in, registration and password screens, English. */
 export const auth = {
+  login: {
+    newHere: 'New to {{product}}?',
+    register: 'Register',
+  },
+  register: {
+    haveAccount: 'Already have an account?',
+    login: 'Login',
+  },
   forced: {
     title: 'Choose a new password',
     reset: 'Your password was reset by an administrator.',

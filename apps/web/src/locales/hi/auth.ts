@@ -2,6 +2,14 @@ import type { auth as english } from '../en/auth';
 
 /** Sign-in, registration and password screens (Hindi). */
 export const auth: typeof english = {
+  login: {
+    newHere: '{{product}} पर नए हैं?',
+    register: 'रजिस्टर करें',
+  },
+  register: {
+    haveAccount: 'पहले से खाता है?',
+    login: 'लॉग इन',
+  },
   forced: {
     title: 'नया पासवर्ड चुनें',
     reset: 'आपका पासवर्ड एक एडमिन ने रीसेट किया है।',

@@ -1,5 +1,5 @@
-import { PRODUCT_NAME } from '@hasta/contracts/constants';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 
 import { Page } from '../../../components/page';
 import { cardClass, textLinkClass } from '../../../components/ui-classes';
@@ -7,15 +7,16 @@ import { RegisterFlow } from '../components/register-flow';
 
 /** Registration (spec §2.9): form, check-email, otp, password, then the user dashboard after 2 s. */
 export function RegisterRoute() {
+  const { t } = useTranslation(['auth', 'meta']);
   return (
-    <Page title={`Create your ${PRODUCT_NAME} account`}>
+    <Page title={t('meta:pages.register.title')}>
       <div className={`${cardClass} max-w-lg`}>
         <RegisterFlow />
       </div>
       <p className="mt-6 text-slate-600">
-        Already have an account?{' '}
+        {t('register.haveAccount')}{' '}
         <Link to="/login" className={textLinkClass}>
-          Login
+          {t('register.login')}
         </Link>
       </p>
     </Page>
