@@ -7,6 +7,11 @@ export const auth = {
   register: {
     haveAccount: 'Already have an account?',
     login: 'Login',
+    username: 'Username',
+    contact: 'Email or phone number',
+    contactHint: 'We send a 6-digit verification code to it.',
+    sending: 'Sending...',
+    send: 'Send Verification Code',
   },
   forced: {
     title: 'Choose a new password',

@@ -9,6 +9,11 @@ export const auth: typeof english = {
   register: {
     haveAccount: 'पहले से खाता है?',
     login: 'लॉग इन',
+    username: 'यूज़रनेम',
+    contact: 'ईमेल या फ़ोन नंबर',
+    contactHint: 'हम इस पर 6 अंकों का पुष्टि कोड भेजते हैं।',
+    sending: 'भेजा जा रहा है...',
+    send: 'पुष्टि कोड भेजें',
   },
   forced: {
     title: 'नया पासवर्ड चुनें',
