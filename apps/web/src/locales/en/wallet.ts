@@ -60,6 +60,14 @@ export const wallet = {
     sent: 'Sent',
     receipt: 'Receipt',
   },
+  receiveQr: {
+    title: 'Your payment QR code',
+    titleAmount: 'Payment QR code for {{amount}}',
+    loading: 'Loading your QR code...',
+    failed: 'Your QR code could not be loaded.',
+    label: '{{title}}: pays {{payee}}',
+    caption: 'Anyone with Hasta can scan this code with Scan QR Code to pay {{payee}}.',
+  },
   qrScan: {
     title: 'Scan QR Code',
     lead: 'Pay a store or a person by scanning their Hasta payment QR code.',

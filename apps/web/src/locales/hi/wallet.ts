@@ -62,6 +62,14 @@ export const wallet: typeof english = {
     sent: 'भेजे',
     receipt: 'रसीद',
   },
+  receiveQr: {
+    title: 'आपका भुगतान QR कोड',
+    titleAmount: '{{amount}} के लिए भुगतान QR कोड',
+    loading: 'आपका QR कोड लोड हो रहा है...',
+    failed: 'आपका QR कोड लोड नहीं हो सका।',
+    label: '{{title}}: {{payee}} को भुगतान',
+    caption: 'Hasta वाला कोई भी व्यक्ति "QR कोड स्कैन करें" से यह कोड स्कैन करके {{payee}} को भुगतान कर सकता है।',
+  },
   qrScan: {
     title: 'QR कोड स्कैन करें',
     lead: 'किसी स्टोर या व्यक्ति का Hasta भुगतान QR कोड स्कैन करके भुगतान करें।',
