@@ -312,6 +312,8 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       const updated = again.getByRole('row').filter({ hasText: account.contact });
       await expect(updated.getByRole('cell').nth(5)).toHaveText('YES');
       await expect(updated.getByRole('cell').nth(6)).toHaveText('NO');
+      await openRowActions(updated);
+      await expect(updated.getByRole('link', { name: /^Register Right Palm/ })).toBeVisible();
       await expect(updated.getByRole('link', { name: /^Register Left Palm/ })).toHaveCount(0);
       await updated.getByRole('link', { name: /^Register Right Palm/ }).click();
       await expect(page.getByRole('heading', { name: 'Registering your RIGHT hand' })).toBeVisible();
