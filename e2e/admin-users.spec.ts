@@ -5,7 +5,7 @@ import Papa from 'papaparse';
 
 import { expect, registerAccount, test } from './support/accounts';
 import type { Account } from './support/accounts';
-import { adminDashboard, downloadedText, listUsers, openTab, toast } from './support/admin';
+import { adminDashboard, downloadedText, listUsers, openRowActions, openTab, toast } from './support/admin';
 import { axeViolations } from './support/axe';
 import { unique } from './support/marketing';
 import { adminSession, giveValue, inr } from './support/wallet';
@@ -104,6 +104,7 @@ test.describe('Admin: Users tab', () => {
       /^\d{1,2} \w{3} \d{4}$/,
       /Register Left Palm.*Register Right Palm.*Reset password/,
     ]);
+    await openRowActions(row);
     const expectedHref = (hand: 'left' | 'right') =>
       `/palm-register?${new URLSearchParams({
         user_id: funded.user.id,
@@ -138,6 +139,7 @@ test.describe('Admin: Users tab', () => {
     // The Register link opens the palm page in admin mode for that user.
     await users.getByLabel('Search users').fill(funded.contact);
     await users.getByRole('button', { name: 'Search', exact: true }).click();
+    await openRowActions(row);
     await row.getByRole('link', { name: /^Register Right Palm/ }).click();
     await expect(page).toHaveURL(expectedHref('right'));
     await expect(page.getByRole('heading', { level: 1, name: 'Palm Registration' })).toBeVisible();

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, signIn, test, uniquePassword } from './support/accounts';
 import { expectLoggedIn, loginWithPassword } from './support/auth-ui';
+import { openRowActions } from './support/admin';
 import { axeViolations } from './support/axe';
 
 test.use({ reducedMotion: 'reduce' });
@@ -145,6 +146,7 @@ test.describe('admin password reset', () => {
     await expect(users.getByRole('cell', { name: ADMIN_EMAIL })).toHaveCount(0);
     expect(await axeViolations(page), 'users list').toEqual([]);
 
+    await openRowActions(row);
     await row.getByRole('button', { name: 'Reset password' }).click();
     const confirm = page.getByRole('dialog', { name: 'Reset password?' });
     await expect(confirm).toContainText(account.contact);
@@ -169,6 +171,7 @@ test.describe('admin password reset', () => {
       await userPage.getByRole('button', { name: 'Login', exact: true }).click();
 
       await expect(userPage.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+      await expect(userPage.getByText(/Your password was reset by an administrator\./)).toBeVisible();
       await expect(userPage).toHaveURL('/login');
       await expect(userPage.getByRole('banner').getByRole('button', { name: 'Logout' })).toHaveCount(0);
       expect(await axeViolations(userPage), 'forced change').toEqual([]);
@@ -228,6 +231,7 @@ test.describe('admin password reset', () => {
     failLoad = false;
     await users.getByRole('button', { name: 'Retry' }).click();
     const row = users.getByRole('row').filter({ hasText: account.contact });
+    await openRowActions(row);
     await row.getByRole('button', { name: 'Reset password' }).click();
     await page
       .getByRole('dialog', { name: 'Reset password?' })

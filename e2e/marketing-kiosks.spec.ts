@@ -12,6 +12,9 @@ const KIOSKS = {
   mumbai: 'Hasta Kiosk, Bandra West',
 } as const;
 
+/** The locator's Hindi button, dialog and search field names. */
+const HINDI = { open: 'कियोस्क खोजें', dialog: 'कियोस्क खोजें', search: 'पिनकोड, शहर या इलाक़ा' } as const;
+
 const locator = (page: Page) => page.getByRole('dialog', { name: 'Locate a kiosk' });
 const kioskList = (dialog: Locator) => dialog.getByRole('list', { name: 'Kiosks' });
 const kioskNames = (dialog: Locator) => kioskList(dialog).getByRole('heading', { level: 3 });
@@ -62,6 +65,28 @@ test.describe('kiosk locator', () => {
 
     await dialog.getByRole('button', { name: 'Show all kiosks' }).click();
     await expect(kioskNames(dialog)).toHaveCount(3);
+  });
+
+  test('in Hindi, each kiosk shows its Hindi name, address and hours, and a Hindi search finds it', async ({
+    page,
+  }) => {
+    await serveBlankMapTiles(page);
+    await page.addInitScript(() => window.localStorage.setItem('language', 'hi'));
+    await page.goto('/');
+    await page.getByRole('button', { name: HINDI.open, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: HINDI.dialog });
+    await expect(dialog.getByRole('heading', { level: 3 })).toHaveText([
+      'Hasta कियोस्क, इंदिरानगर',
+      'Hasta कियोस्क, कनॉट प्लेस',
+      'Hasta कियोस्क, बांद्रा वेस्ट',
+    ]);
+    const bandra = dialog.getByRole('listitem').filter({ hasText: 'Hasta कियोस्क, बांद्रा वेस्ट' });
+    await expect(bandra).toContainText('लिंकिंग रोड, बांद्रा वेस्ट, मुंबई, महाराष्ट्र 400050');
+    await expect(bandra).toContainText('सुबह 9 से रात 9 बजे तक');
+    await expect(dialog.getByRole('button', { name: 'Hasta कियोस्क, कनॉट प्लेस' })).toBeVisible();
+    await dialog.getByLabel(HINDI.search).fill('मुंबई');
+    await dialog.getByLabel(HINDI.search).press('Enter');
+    await expect(dialog.getByRole('heading', { level: 3 })).toHaveText(['Hasta कियोस्क, बांद्रा वेस्ट']);
   });
 
   test('the home pincode box opens the locator with the kiosks for that pincode', async ({ page }) => {

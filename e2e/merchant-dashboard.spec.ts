@@ -41,7 +41,10 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     // The owner logs in, must choose a password, and lands on the store dashboard.
     await page.goto('/login');
     await loginWithPassword(page, { channel: 'email', contact: email }, temporary);
-    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    // Its first sign-in says so: not a reset by an administrator.
+    await expect(page.getByRole('heading', { name: 'Welcome: choose your password' })).toBeVisible();
+    await expect(page.getByText(/This is your first sign-in/)).toBeVisible();
+    await expect(page.getByText(/reset by an administrator/)).toHaveCount(0);
     const password = uniquePassword();
     await page.getByLabel('New password', { exact: true }).fill(password);
     await page.getByLabel('Confirm new password').fill(password);
@@ -153,6 +156,9 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     await expect(page.getByRole('listitem', { name: `Withdrawal ${inr(120)} pending` })).toBeVisible();
     await expect(withdrawForm).toContainText(`Available to withdraw: ${inr(180)}`);
     await expect(figure(page, 'store-balance')).toHaveText(inr(300));
+    // The Withdrawals card counts the pending one apart from what was settled.
+    await expect(figure(page, 'store-withdrawals')).toHaveText(inr(0));
+    await expect(page.getByTestId('store-withdrawals-pending')).toHaveText(`1 pending: ${inr(120)}`);
     expect(await axeViolations(page), 'Withdraw tab').toEqual([]);
 
     // The admin settles it: the money leaves, and the store is told by SMS as its settings chose.
@@ -171,6 +177,7 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     await page.reload();
     await expect(figure(page, 'store-balance')).toHaveText(inr(180));
     await expect(figure(page, 'store-withdrawals')).toHaveText(inr(120));
+    await expect(page.getByTestId('store-withdrawals-pending')).toHaveText('none pending');
     await page.getByRole('tab', { name: 'Withdraw' }).click();
     await expect(page.getByRole('listitem', { name: `Withdrawal ${inr(120)} settled` })).toBeVisible();
   });

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page, PlaywrightWorkerArgs } from '@playw
 
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, registerAccount, signIn, test } from './support/accounts';
 import type { Account } from './support/accounts';
-import { openTab } from './support/admin';
+import { openRowActions, openTab } from './support/admin';
 import { axeViolations } from './support/axe';
 import { launchWithPalmCamera } from './support/camera';
 import { createMerchant } from './support/merchant';
@@ -175,6 +175,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await expect(page.getByRole('link', { name: 'REGISTERED' })).toBeVisible();
       await expect(page.getByText('Palm Registered').first()).toBeVisible();
       await expect(page.getByRole('region', { name: 'Profile' })).not.toContainText('N/A');
+      await expect(page.getByTestId('palm-hands')).toHaveText('Left hand registered');
 
       // The same palm, shown for another account, is refused as any failed registration: the error panel and
       // Try Again.
@@ -258,6 +259,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await users.getByRole('button', { name: 'Search', exact: true }).click();
       const row = users.getByRole('row').filter({ hasText: account.contact });
       await expect(row.getByRole('cell').nth(5)).toHaveText('NO');
+      await openRowActions(row);
       await row.getByRole('link', { name: /^Register Left Palm/ }).click();
 
       await expect(page).toHaveURL(
@@ -317,6 +319,8 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       const updated = again.getByRole('row').filter({ hasText: account.contact });
       await expect(updated.getByRole('cell').nth(5)).toHaveText('YES');
       await expect(updated.getByRole('cell').nth(6)).toHaveText('NO');
+      await openRowActions(updated);
+      await expect(updated.getByRole('link', { name: /^Register Right Palm/ })).toBeVisible();
       await expect(updated.getByRole('link', { name: /^Register Left Palm/ })).toHaveCount(0);
       await updated.getByRole('link', { name: /^Register Right Palm/ }).click();
       await expect(page.getByRole('heading', { name: 'Registering your RIGHT hand' })).toBeVisible();

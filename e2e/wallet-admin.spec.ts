@@ -60,21 +60,21 @@ test.describe('Admin: Send Value and Transactions tabs', () => {
     await expect(row).toContainText('completed');
     expect(await axeViolations(page), 'transactions tab').toEqual([]);
 
-    await row.getByRole('button', { name: /^Delete/ }).click();
+    await row.getByRole('button', { name: /^Reverse/ }).click();
     const confirm = page.getByRole('dialog', { name: messages.confirmDeleteTransaction });
     await expect(confirm).toBeVisible();
-    expect(await axeViolations(page), 'delete confirm').toEqual([]);
-    await confirm.getByRole('button', { name: 'Confirm delete' }).click();
+    expect(await axeViolations(page), 'reverse confirm').toEqual([]);
+    await confirm.getByRole('button', { name: 'Confirm reversal' }).click();
     await expect(page.getByText(messages.transactionDeleted)).toBeVisible();
     await expect(confirm).toBeHidden();
     await expect(row).toContainText('reversed');
-    await expect(row.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+    await expect(row.getByRole('button', { name: /^Reverse/ })).toHaveCount(0);
     const reversal = section
       .getByRole('row')
       .filter({ hasText: 'reversal' })
       .filter({ hasText: inr(300) });
     await expect(reversal).toHaveCount(1);
-    await expect(reversal.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+    await expect(reversal.getByRole('button', { name: /^Reverse/ })).toHaveCount(0);
 
     expect(await balanceOf(sender, account.user.id)).toBe('1000.00');
     expect(await balanceOf(receiverApi, receiver.user.id)).toBe('0.00');
@@ -117,8 +117,8 @@ test.describe('Admin: Send Value and Transactions tabs', () => {
     await page.getByRole('tab', { name: 'Transactions' }).click();
     await expect(page.getByText('Loading transactions...')).toBeVisible();
     release();
-    await page.getByRole('button', { name: /^Delete/ }).click();
-    await page.getByRole('button', { name: 'Confirm delete' }).click();
+    await page.getByRole('button', { name: /^Reverse/ }).click();
+    await page.getByRole('button', { name: 'Confirm reversal' }).click();
     await expect(
       page.getByText(`${messages.failedToDeleteTransactionPrefix}${messages.reversalWouldOverdraw}`),
     ).toBeVisible();

@@ -38,7 +38,9 @@ test.describe('User dashboard, history and receive', () => {
     const page = await pageFor(browser, baseURL, account);
     await page.goto('/user-dashboard');
     await expect(page.getByText(`Welcome, ${account.user.username}`)).toBeVisible();
-    await expect(page.getByText('N/A', { exact: true })).toBeVisible();
+    // The palm in plain words, not "Palm identifier N/A".
+    await expect(page.getByTestId('palm-hands')).toHaveText('No palm registered yet');
+    await expect(page.getByText('N/A', { exact: true })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Register Palm' })).toHaveAttribute('href', '/palm-register');
 
     const balance = page.getByTestId('balance');

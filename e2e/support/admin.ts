@@ -31,6 +31,11 @@ export async function openTab(page: Page, name: string): Promise<Locator> {
   return page.getByRole('region', { name, exact: true });
 }
 
+/** Opens a Users row's Actions menu (its Register palm links and Reset password). */
+export async function openRowActions(row: Locator): Promise<void> {
+  await row.locator('summary').click();
+}
+
 /** Sends one of the public site's forms through the API, as its page does. */
 export async function submitPublicForm(
   request: APIRequestContext,

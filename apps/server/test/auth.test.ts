@@ -465,6 +465,8 @@ describe(`accounts and sessions on ${testDatabaseKind}`, () => {
       const login = await post('/api/auth/login', { email: user.email, password: temporary });
       expect(login.statusCode).toBe(200);
       expect(login.json().user.must_change_password).toBe(true);
+      // A reset, not the account's first sign-in.
+      expect(login.json().user.first_sign_in).toBe(false);
       const pending = login.json().token as string;
       expect((await get('/api/auth/users', bearer(pending))).json().message).toBe(
         messages.passwordChangeRequired,

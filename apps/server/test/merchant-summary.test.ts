@@ -150,6 +150,8 @@ describe(`a busy store's summary on ${testDatabaseKind}`, () => {
         average_transaction: paiseToRupeesText(salesPaise / BigInt(completed.length)),
         success_rate: Math.round((completed.length / attempts.length) * 1000) / 10,
         total_withdrawals: '0.00',
+        pending_withdrawal_count: 0,
+        pending_withdrawals: '0.00',
         total_customers: new Set(completed.map((transfer) => transfer.from)).size,
         total_qr_codes_generated: 0,
         total_qr_scans: 0,

@@ -74,9 +74,10 @@ describe(`merchants on ${testDatabaseKind}`, () => {
     expect(approved.statusCode).toBe(200);
     expect(approved.json().merchant.store_name).toBe('Chai Point');
     const temporary = /temporary password (\S+)\./.exec((await lastMessage(test.database, email)).body)![1]!;
-    // The owner's first sign-in registers their passkey (issue 23; support/auth-helpers.ts logIn).
+    // The owner's first sign-in registers their passkey (issue 23; support/auth-helpers.ts logIn), and says
+    // it is their first (not a reset by an administrator).
     const login = await logIn(test.app, { email, password: temporary });
-    expect(login.user).toMatchObject({ role: 'merchant', must_change_password: true });
+    expect(login.user).toMatchObject({ role: 'merchant', must_change_password: true, first_sign_in: true });
     const changed = await call('POST', '/api/auth/change-password', login.token, {
       originalPassword: temporary,
       newPassword: 'shop owner secret',
@@ -347,6 +348,12 @@ describe(`merchants on ${testDatabaseKind}`, () => {
       balance: '200.00',
       available_balance: '30.00',
     });
+    // The Withdrawals card counts what is still pending apart from what was settled.
+    expect((await call('GET', '/api/merchant/summary', token)).json()).toMatchObject({
+      total_withdrawals: '0.00',
+      pending_withdrawal_count: 2,
+      pending_withdrawals: '170.00',
+    });
     const pending = (await call('GET', '/api/merchant/withdrawals', token)).json().withdrawals;
     expect(pending.map((w: { amount: string; status: string }) => [w.amount, w.status])).toEqual([
       ['50.00', 'pending'],
@@ -396,6 +403,8 @@ describe(`merchants on ${testDatabaseKind}`, () => {
       balance: '80.00',
       available_balance: '80.00',
       total_withdrawals: '120.00',
+      pending_withdrawal_count: 0,
+      pending_withdrawals: '0.00',
     });
   });
 

@@ -188,4 +188,32 @@ describe(`public forms and kiosks on ${testDatabaseKind}`, () => {
     expect(await names('%')).toEqual([]);
     expect(await names('999999')).toEqual([]);
   });
+
+  it('gives each kiosk its Hindi name, address, city and hours, and finds kiosks by them', async () => {
+    const kiosks = (await get('/api/kiosks')).json().kiosks as Array<Record<string, string | null>>;
+    const bandra = kiosks.find((kiosk) => kiosk['city'] === 'Mumbai');
+    expect(bandra).toMatchObject({
+      name: 'Hasta Kiosk, Bandra West',
+      name_hi: 'Hasta कियोस्क, बांद्रा वेस्ट',
+      address_hi: 'लिंकिंग रोड, बांद्रा वेस्ट, मुंबई, महाराष्ट्र 400050',
+      city_hi: 'मुंबई',
+      hours_hi: 'सुबह 9 से रात 9 बजे तक',
+    });
+    expect(kiosks.every((kiosk) => kiosk['name_hi'] !== null && kiosk['address_hi'] !== null)).toBe(true);
+    const cities = async (q: string) =>
+      (await get(`/api/kiosks?q=${encodeURIComponent(q)}`))
+        .json()
+        .kiosks.map((k: { city: string }) => k.city);
+    expect(await cities('मुंबई')).toEqual(['Mumbai']);
+    expect(await cities('इंदिरानगर')).toEqual(['Bengaluru']);
+
+    // A database seeded before the Hindi fields existed gets them on the next seed, and nothing else changes.
+    await test.database.db
+      .updateTable('kiosks')
+      .set({ name_hi: null, address_hi: null, city_hi: null, hours_hi: null })
+      .execute();
+    await seedKiosks(test.database.db);
+    const reseeded = (await get('/api/kiosks')).json().kiosks as Array<Record<string, string | null>>;
+    expect(reseeded).toEqual(kiosks);
+  });
 });

@@ -49,6 +49,12 @@ export const publicUserSchema = z.object({
   role: roleSchema,
   is_admin: z.boolean(),
   must_change_password: z.boolean(),
+  /**
+   * With must_change_password: whether this is the account's first sign-in with the temporary password it was
+   * created with (a new store owner's welcome), rather than one an admin reset. Optional: a user record kept
+   * on a device from before it existed still parses.
+   */
+  first_sign_in: z.boolean().optional(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 

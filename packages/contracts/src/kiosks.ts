@@ -11,6 +11,11 @@ export const kioskSchema = z.object({
   status: z.string(),
   type: z.string(),
   hours: z.string(),
+  /** The same in Hindi (issue 27), shown when the site is in Hindi; null where a kiosk has none. */
+  name_hi: z.string().nullable(),
+  address_hi: z.string().nullable(),
+  city_hi: z.string().nullable(),
+  hours_hi: z.string().nullable(),
 });
 export type Kiosk = z.infer<typeof kioskSchema>;
 

@@ -30,7 +30,11 @@ export const merchantSummarySchema = z.object({
   total_transactions: z.number().int(),
   average_transaction: z.string(),
   success_rate: z.number(),
+  /** Settled withdrawals only: the money that reached the bank. */
   total_withdrawals: z.string(),
+  /** Withdrawals asked for and not yet settled or rejected: how many, and the amount they hold. */
+  pending_withdrawal_count: z.number().int(),
+  pending_withdrawals: z.string(),
   total_customers: z.number().int(),
   total_qr_codes_generated: z.number().int(),
   /** Scans of the store's codes by signed-in payers. */

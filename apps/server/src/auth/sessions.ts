@@ -48,6 +48,9 @@ export function toPublicUser(user: UserRow): PublicUser {
     role: user.role,
     is_admin: user.role === 'admin',
     must_change_password: user.must_change_password,
+    // An account created with a temporary password (a store owner's welcome) was never updated since: an
+    // admin's reset, like every change to a user, moves updated_at on.
+    first_sign_in: user.must_change_password && user.updated_at.getTime() === user.created_at.getTime(),
   };
 }
 

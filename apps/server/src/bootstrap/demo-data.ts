@@ -32,6 +32,10 @@ export const SAMPLE_KIOSKS = [
     status: 'Active',
     type: 'Registration kiosk',
     hours: '9am to 7pm',
+    name_hi: 'Hasta कियोस्क, इंदिरानगर',
+    address_hi: '100 फ़ीट रोड, इंदिरानगर, बेंगलुरु, कर्नाटक 560038',
+    city_hi: 'बेंगलुरु',
+    hours_hi: 'सुबह 9 से शाम 7 बजे तक',
   },
   {
     name: 'Hasta Kiosk, Connaught Place',
@@ -43,6 +47,10 @@ export const SAMPLE_KIOSKS = [
     status: 'Active',
     type: 'Registration kiosk',
     hours: '10am to 8pm',
+    name_hi: 'Hasta कियोस्क, कनॉट प्लेस',
+    address_hi: 'ब्लॉक A, कनॉट प्लेस, नई दिल्ली, दिल्ली 110001',
+    city_hi: 'दिल्ली',
+    hours_hi: 'सुबह 10 से रात 8 बजे तक',
   },
   {
     name: 'Hasta Kiosk, Bandra West',
@@ -54,15 +62,29 @@ export const SAMPLE_KIOSKS = [
     status: 'Active',
     type: 'Registration kiosk',
     hours: '9am to 9pm',
+    name_hi: 'Hasta कियोस्क, बांद्रा वेस्ट',
+    address_hi: 'लिंकिंग रोड, बांद्रा वेस्ट, मुंबई, महाराष्ट्र 400050',
+    city_hi: 'मुंबई',
+    hours_hi: 'सुबह 9 से रात 9 बजे तक',
   },
 ] as const;
 
-/** Kiosks are reference data: every database gets them. Idempotent. */
+/**
+ * Kiosks are reference data: every database gets them. Idempotent; a database seeded before the Hindi fields
+ * existed gets them filled in (and only them: the rest of a kiosk stays as it is).
+ */
 export async function seedKiosks(db: Kysely<Schema>): Promise<void> {
   await db
     .insertInto('kiosks')
     .values(SAMPLE_KIOSKS.map((kiosk) => ({ ...kiosk })))
-    .onConflict((conflict) => conflict.columns(['name', 'pincode']).doNothing())
+    .onConflict((conflict) =>
+      conflict.columns(['name', 'pincode']).doUpdateSet((eb) => ({
+        name_hi: eb.fn.coalesce('kiosks.name_hi', eb.ref('excluded.name_hi')),
+        address_hi: eb.fn.coalesce('kiosks.address_hi', eb.ref('excluded.address_hi')),
+        city_hi: eb.fn.coalesce('kiosks.city_hi', eb.ref('excluded.city_hi')),
+        hours_hi: eb.fn.coalesce('kiosks.hours_hi', eb.ref('excluded.hours_hi')),
+      })),
+    )
     .execute();
 }
 

@@ -78,6 +78,10 @@ export interface KiosksTable {
   status: string;
   type: string;
   hours: string;
+  name_hi: string | null;
+  address_hi: string | null;
+  city_hi: string | null;
+  hours_hi: string | null;
   created_at: Timestamp;
 }
 

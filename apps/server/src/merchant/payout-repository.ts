@@ -97,6 +97,23 @@ export async function listPayouts(
 }
 
 /** What the store's settled withdrawals took out, in paise. */
+/** The store's withdrawals still pending (asked for, not yet settled, rejected or expired): count and sum. */
+export async function pendingPayoutTotals(
+  db: Kysely<Schema>,
+  merchantId: string,
+): Promise<{ count: number; paise: bigint }> {
+  const row = await db
+    .selectFrom('merchant_payouts')
+    .select((eb) => [
+      eb.fn.countAll<string>().as('count'),
+      eb.fn.coalesce(eb.fn.sum<string>('amount_paise'), sql<string>`0`).as('total'),
+    ])
+    .where('merchant_id', '=', merchantId)
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), paise: BigInt(row.total) };
+}
+
 export async function settledPayoutTotal(db: Kysely<Schema>, merchantId: string): Promise<bigint> {
   const row = await db
     .selectFrom('merchant_payouts')

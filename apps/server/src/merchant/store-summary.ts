@@ -2,7 +2,7 @@ import type { merchantSummarySchema } from '@hasta/contracts/merchant';
 import { paiseToRupeesText } from '@hasta/ledger/money';
 import type { z } from 'zod';
 import type { MerchantDeps } from './merchant-deps';
-import { settledPayoutTotal } from './payout-repository';
+import { pendingPayoutTotals, settledPayoutTotal } from './payout-repository';
 import { qrCodeTotals } from './qr-code-repository';
 import { storeSales } from './sales-repository';
 import type { SignedInStore } from './signed-in-store';
@@ -22,10 +22,11 @@ export async function storeSummary(
   deps: Pick<MerchantDeps, 'db' | 'ledger'>,
   store: SignedInStore,
 ): Promise<StoreSummary> {
-  const [account, sales, withdrawnPaise, qrCodes] = await Promise.all([
+  const [account, sales, withdrawnPaise, pending, qrCodes] = await Promise.all([
     deps.ledger.account(store.accountId),
     storeSales(deps.db, store.accountId),
     settledPayoutTotal(deps.db, store.id),
+    pendingPayoutTotals(deps.db, store.id),
     qrCodeTotals(deps.db, store.id),
   ]);
   if (!account) throw new Error(`ledger account ${store.accountId} of store ${store.id} is missing`);
@@ -41,6 +42,8 @@ export async function storeSummary(
     ),
     success_rate: successRatePercent(sales.completed, sales.attempts),
     total_withdrawals: paiseToRupeesText(withdrawnPaise),
+    pending_withdrawal_count: pending.count,
+    pending_withdrawals: paiseToRupeesText(pending.paise),
     total_customers: sales.customers,
     total_qr_codes_generated: qrCodes.codes,
     total_qr_scans: qrCodes.scans,

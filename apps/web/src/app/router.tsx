@@ -100,12 +100,22 @@ export const router = createBrowserRouter([
         }),
         { namespaces: ['contact', 'marketing'] },
       ),
-      page('/login', 'login', async () => ({
-        Component: (await import('../features/auth/routes/login')).LoginRoute,
-      })),
-      page('/register', 'register', async () => ({
-        Component: (await import('../features/auth/routes/register')).RegisterRoute,
-      })),
+      page(
+        '/login',
+        'login',
+        async () => ({
+          Component: (await import('../features/auth/routes/login')).LoginRoute,
+        }),
+        { namespaces: ['app', 'auth'] },
+      ),
+      page(
+        '/register',
+        'register',
+        async () => ({
+          Component: (await import('../features/auth/routes/register')).RegisterRoute,
+        }),
+        { namespaces: ['app', 'auth'] },
+      ),
       page(
         '/applicants-register',
         'waitlist',
@@ -134,7 +144,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['rewards'] },
+        { namespaces: ['rewards', 'app', 'consent', 'wallet'] },
       ),
       page(
         '/admin',
@@ -153,7 +163,7 @@ export const router = createBrowserRouter([
           };
         },
         // The Users tab's rewards columns and summary (issue 24).
-        { namespaces: ['rewards'] },
+        { namespaces: ['rewards', 'admin', 'app'] },
       ),
       page(
         '/store-dashboard',
@@ -173,7 +183,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['palmScan'] },
+        { namespaces: ['palmScan', 'merchant', 'app'] },
       ),
       page(
         '/palm-register',
@@ -191,21 +201,26 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['palmScan'] },
+        { namespaces: ['palmScan', 'app'] },
       ),
-      page('/transfer', 'transfer', async () => {
-        const [{ RequireUser }, { TransferRoute }] = await Promise.all([
-          import('./route-guards'),
-          import('../features/wallet/routes/transfer'),
-        ]);
-        return {
-          Component: () => (
-            <RequireUser>
-              <TransferRoute />
-            </RequireUser>
-          ),
-        };
-      }),
+      page(
+        '/transfer',
+        'transfer',
+        async () => {
+          const [{ RequireUser }, { TransferRoute }] = await Promise.all([
+            import('./route-guards'),
+            import('../features/wallet/routes/transfer'),
+          ]);
+          return {
+            Component: () => (
+              <RequireUser>
+                <TransferRoute />
+              </RequireUser>
+            ),
+          };
+        },
+        { namespaces: ['app', 'wallet'] },
+      ),
       page(
         '/receive',
         'receive',
@@ -223,24 +238,34 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['palmScan'] },
+        { namespaces: ['palmScan', 'app', 'wallet'] },
       ),
-      page('/history', 'history', async () => {
-        const [{ RequireUser }, { HistoryRoute }] = await Promise.all([
-          import('./route-guards'),
-          import('../features/wallet/routes/history'),
-        ]);
-        return {
-          Component: () => (
-            <RequireUser>
-              <HistoryRoute />
-            </RequireUser>
-          ),
-        };
-      }),
-      page('/verify', 'verify', async () => ({
-        Component: (await import('../features/receipts/routes/verify')).VerifyRoute,
-      })),
+      page(
+        '/history',
+        'history',
+        async () => {
+          const [{ RequireUser }, { HistoryRoute }] = await Promise.all([
+            import('./route-guards'),
+            import('../features/wallet/routes/history'),
+          ]);
+          return {
+            Component: () => (
+              <RequireUser>
+                <HistoryRoute />
+              </RequireUser>
+            ),
+          };
+        },
+        { namespaces: ['app', 'wallet'] },
+      ),
+      page(
+        '/verify',
+        'verify',
+        async () => ({
+          Component: (await import('../features/receipts/routes/verify')).VerifyRoute,
+        }),
+        { namespaces: ['app', 'receipts'] },
+      ),
       // The "Not me?" link of a palm payment's notice: no login, its one-time token is the authority.
       page(
         '/not-me',
@@ -248,11 +273,16 @@ export const router = createBrowserRouter([
         async () => ({
           Component: (await import('../features/palm/routes/not-me')).NotMeRoute,
         }),
-        { namespaces: ['notMe'] },
+        { namespaces: ['notMe', 'app'] },
       ),
-      page('/qr-scan', 'qrScan', async () => ({
-        Component: (await import('../features/wallet/routes/qr-scan')).QrScanRoute,
-      })),
+      page(
+        '/qr-scan',
+        'qrScan',
+        async () => ({
+          Component: (await import('../features/wallet/routes/qr-scan')).QrScanRoute,
+        }),
+        { namespaces: ['app', 'wallet'] },
+      ),
       page(
         '/privacy',
         'privacy',
@@ -286,9 +316,14 @@ export const router = createBrowserRouter([
         }),
         { namespaces: ['rewards'] },
       ),
-      page('*', 'notFound', async () => ({
-        Component: (await import('./routes/not-found')).NotFoundRoute,
-      })),
+      page(
+        '*',
+        'notFound',
+        async () => ({
+          Component: (await import('./routes/not-found')).NotFoundRoute,
+        }),
+        { namespaces: ['app'] },
+      ),
     ],
   },
 ]);

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
 
 import { errorMessage } from '../lib/api-client';
 import { storeLogin, useStoredUser } from '../lib/auth-storage';
@@ -27,6 +28,7 @@ const TOAST_ID = 'change-password';
  * and clears its fields.
  */
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation('app');
   const user = useStoredUser();
   const form = useForm<ChangePasswordFormValues>({
     resolver: zodResolver(changePasswordFormSchema),
@@ -57,7 +59,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
 
   const { errors } = form.formState;
   return (
-    <Modal open={open} title="Change Password" onClose={close}>
+    <Modal open={open} title={t('changePassword.title')} onClose={close}>
       <form
         noValidate
         className="space-y-4"
@@ -70,28 +72,28 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
         )}
       >
         <TextField
-          label="Current password"
+          label={t('changePassword.current')}
           type="password"
           autoComplete="current-password"
           invalid={errors.currentPassword !== undefined}
           {...form.register('currentPassword')}
         />
         <TextField
-          label="New password"
+          label={t('changePassword.new')}
           type="password"
           autoComplete="new-password"
           invalid={errors.newPassword !== undefined}
           {...form.register('newPassword')}
         />
         <TextField
-          label="Confirm new password"
+          label={t('changePassword.confirm')}
           type="password"
           autoComplete="new-password"
           invalid={errors.confirmPassword !== undefined}
           {...form.register('confirmPassword')}
         />
         <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={save.isPending}>
-          {save.isPending ? 'Changing...' : 'Change Password'}
+          {save.isPending ? t('changePassword.submitting') : t('changePassword.submit')}
         </button>
       </form>
       {open ? <PasskeysList /> : null}

@@ -1,7 +1,9 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
 import type { ToasterProps } from 'react-hot-toast';
 
-const Toaster = lazy(() => import('react-hot-toast').then((module) => ({ default: module.Toaster })));
+const Toaster = lazy(() =>
+  import('./translated-toaster').then((module) => ({ default: module.TranslatedToaster })),
+);
 
 /** Soon after the page has rendered: when the browser is idle, or after a moment where it cannot tell. */
 function whenIdle(run: () => void): () => void {

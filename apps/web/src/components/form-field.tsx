@@ -1,6 +1,9 @@
 import { OTP_LENGTH } from '@hasta/contracts/constants';
 import { useId } from 'react';
 import type { ComponentProps, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { translateMessage } from '../lib/server-message';
 
 import { inputClass, labelClass } from './ui-classes';
 
@@ -33,11 +36,12 @@ export function CodeChannelBadge({
   channel: 'sms' | 'email';
   className?: string;
 }) {
+  const { t } = useTranslation('app');
   return (
     <span
       className={`${className} inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900`.trim()}
     >
-      {channel === 'sms' ? 'SMS OTP' : 'Email OTP'}
+      {t(channel === 'sms' ? 'codeChannel.sms' : 'codeChannel.email')}
     </span>
   );
 }
@@ -91,18 +95,25 @@ export function TextField({ label, invalid = false, errorId, hint, id, ...input 
  * screen reader announces each new message.
  */
 export function FormAlert({ id, message }: { id: string; message: string | null }) {
+  // A catalogue message (validation, a server answer) in the page's language, re-rendered on a switch.
+  useTranslation();
   return (
     <div id={id} role="alert" className={message === null ? undefined : 'rounded-lg bg-red-50 px-3 py-2'}>
-      {message === null ? null : <p className="text-sm font-medium text-red-800">{message}</p>}
+      {message === null ? null : (
+        <p className="text-sm font-medium text-red-800">{translateMessage(message)}</p>
+      )}
     </div>
   );
 }
 
 /** A success or progress note, announced politely. */
 export function FormStatus({ message }: { message: string | null }) {
+  useTranslation();
   return (
     <div role="status" className={message === null ? undefined : 'rounded-lg bg-emerald-50 px-3 py-2'}>
-      {message === null ? null : <p className="text-sm font-medium text-emerald-900">{message}</p>}
+      {message === null ? null : (
+        <p className="text-sm font-medium text-emerald-900">{translateMessage(message)}</p>
+      )}
     </div>
   );
 }

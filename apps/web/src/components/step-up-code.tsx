@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 
 import { errorMessage } from '../lib/api-client';
 import { PasskeyCancelled, confirmWithPasskey, listPasskeys, passkeyKeys } from '../lib/passkeys';
+import { translateMessage } from '../lib/server-message';
 import { sendStepUpCode, verifyStepUpCode } from '../lib/palm-trust';
 import type { StepUpPurpose, StepUpSent } from '../lib/palm-trust';
 import { CodeChannelBadge, FormAlert, OtpField } from './form-field';
@@ -24,13 +25,14 @@ export interface StepUpCodeProps {
  * the page only shows where it went, as the transfer code step does), then the code. Resend after a minute.
  */
 export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
+  const { t } = useTranslation('app');
   const id = useId();
   const alertId = `${id}-alert`;
   const [sent, setSent] = useState<StepUpSent | null>(null);
   const [otp, setOtp] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'send' | 'verify' | 'passkey' | null>(null);
-  const { t } = useTranslation();
+  const { t: commonText } = useTranslation();
   // A person with a passkey may use it instead of the code (issue 23).
   const passkeys = useQuery({ queryKey: passkeyKeys.list, queryFn: listPasskeys });
   const hasPasskey = (passkeys.data?.passkeys.length ?? 0) > 0;
@@ -45,7 +47,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
     } catch (cause) {
       setError(
         cause instanceof PasskeyCancelled
-          ? t('passkeys.cancelled')
+          ? commonText('passkeys.cancelled')
           : errorMessage(cause, messages.passkeyNotVerified),
       );
       setBusy(null);
@@ -59,7 +61,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
       disabled={busy !== null}
       onClick={() => void confirmByPasskey()}
     >
-      {busy === 'passkey' ? t('passkeys.using') : t('passkeys.useInstead')}
+      {busy === 'passkey' ? commonText('passkeys.using') : commonText('passkeys.useInstead')}
     </button>
   ) : null;
 
@@ -98,7 +100,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
   return (
     <section aria-labelledby={`${id}-heading`} className="space-y-4">
       <h2 id={`${id}-heading`} className="text-lg font-semibold text-slate-900">
-        Confirm it’s you
+        {t('stepUp.heading')}
       </h2>
       <div className="text-slate-800">{intro}</div>
       {sent === null ? (
@@ -111,7 +113,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
               disabled={busy !== null}
               onClick={() => void send()}
             >
-              {busy === 'send' ? 'Sending...' : 'Send code'}
+              {busy === 'send' ? t('stepUp.sending') : t('stepUp.send')}
             </button>
             {passkeyButton}
           </div>
@@ -119,15 +121,15 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
       ) : (
         <>
           <p role="status" className="text-slate-800">
-            {sent.message}
+            {translateMessage(sent.message)}
           </p>
           <p className="text-sm text-slate-700">
             <CodeChannelBadge channel={sent.channel} className="mr-2" />
-            Sent to {sent.sent_to}.
+            {t('stepUp.sentTo', { to: sent.sent_to })}
           </p>
           <form noValidate className="space-y-4" onSubmit={(event) => void verify(event)}>
             <OtpField
-              label="6-digit code"
+              label={t('stepUp.code')}
               autoComplete="one-time-code"
               value={otp}
               invalid={error !== null}
@@ -141,7 +143,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
                 className={`${primaryButtonClass} ${disabledClass}`}
                 disabled={busy !== null}
               >
-                {busy === 'verify' ? 'Verifying...' : 'Verify'}
+                {busy === 'verify' ? t('stepUp.verifying') : t('stepUp.verify')}
               </button>
               <button
                 type="button"
@@ -149,7 +151,7 @@ export function StepUpCode({ purpose, intro, onVerified }: StepUpCodeProps) {
                 disabled={busy !== null}
                 onClick={() => void send()}
               >
-                {busy === 'send' ? 'Sending...' : 'Resend code'}
+                {busy === 'send' ? t('stepUp.sending') : t('stepUp.resend')}
               </button>
               {passkeyButton}
             </div>

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
 
 import { errorMessage } from '../lib/api-client';
 import { formatDateTime } from '../lib/date-format';
@@ -16,14 +17,13 @@ import type { EnrolmentRequest } from '../lib/palm-trust';
 import { CodeChannelBadge, FormAlert, OtpField } from './form-field';
 import { cardClass, disabledClass, primaryButtonClass, secondaryButtonClass } from './ui-classes';
 
-const handName = (hand: 'left' | 'right'): string => (hand === 'left' ? 'Left hand' : 'Right hand');
-
 /**
  * Palm registrations an admin at Hasta started on the signed-in person's account (issue 21): nothing is
  * registered until they approve it here with the code sent to their own phone or email, or decline it.
  * Shows nothing when none is waiting.
  */
 export function WaitingPalmRegistrations({ onChanged }: { onChanged: () => void }) {
+  const { t } = useTranslation('app');
   const queryClient = useQueryClient();
   const waiting = useQuery({
     queryKey: palmTrustKeys.enrolmentRequests,
@@ -41,12 +41,9 @@ export function WaitingPalmRegistrations({ onChanged }: { onChanged: () => void 
       className={`${cardClass} mb-6 space-y-4 border-amber-300`}
     >
       <h2 id="palm-requests-heading" className="text-xl font-semibold text-slate-900">
-        Palm registration waiting for your approval
+        {t('waitingPalm.heading')}
       </h2>
-      <p className="text-slate-800">
-        An admin at Hasta started registering a palm on your account. Approve it only if you are with them now
-        and it is your own palm: it will be able to pay from your wallet.
-      </p>
+      <p className="text-slate-800">{t('waitingPalm.body')}</p>
       <ul className="space-y-4">
         {waiting.data.map((request) => (
           <li key={request.id}>
@@ -59,6 +56,8 @@ export function WaitingPalmRegistrations({ onChanged }: { onChanged: () => void 
 }
 
 function WaitingRequest({ request, onDone }: { request: EnrolmentRequest; onDone: () => void }) {
+  const { t } = useTranslation('app');
+  const handName = t(request.which_hand === 'left' ? 'waitingPalm.left' : 'waitingPalm.right');
   const id = useId();
   const alertId = `${id}-alert`;
   const [otp, setOtp] = useState('');
@@ -99,19 +98,19 @@ function WaitingRequest({ request, onDone }: { request: EnrolmentRequest; onDone
   return (
     <form
       noValidate
-      aria-label={`${handName(request.which_hand)} registration`}
+      aria-label={t('waitingPalm.formLabel', { hand: handName })}
       className="space-y-3 rounded-lg border border-slate-300 p-4"
       onSubmit={(event) => void approve(event)}
     >
       <p className="font-semibold text-slate-900">
-        {handName(request.which_hand)} · started {formatDateTime(request.created_at)}
+        {t('waitingPalm.started', { hand: handName, when: formatDateTime(request.created_at) })}
       </p>
       <p className="text-sm text-slate-700">
         <CodeChannelBadge channel={request.channel} className="mr-2" />
-        Code sent to {request.sent_to}.
+        {t('waitingPalm.codeSentTo', { to: request.sent_to })}
       </p>
       <OtpField
-        label="6-digit code"
+        label={t('waitingPalm.code')}
         autoComplete="one-time-code"
         value={otp}
         invalid={error !== null}
@@ -121,7 +120,7 @@ function WaitingRequest({ request, onDone }: { request: EnrolmentRequest; onDone
       <FormAlert id={alertId} message={error} />
       <div className="flex flex-wrap gap-3">
         <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy !== null}>
-          {busy === 'approve' ? 'Approving...' : 'Approve'}
+          {busy === 'approve' ? t('waitingPalm.approving') : t('waitingPalm.approve')}
         </button>
         <button
           type="button"
@@ -129,7 +128,7 @@ function WaitingRequest({ request, onDone }: { request: EnrolmentRequest; onDone
           disabled={busy !== null}
           onClick={() => void decline()}
         >
-          {busy === 'decline' ? 'Declining...' : 'Decline'}
+          {busy === 'decline' ? t('waitingPalm.declining') : t('waitingPalm.decline')}
         </button>
       </div>
     </form>

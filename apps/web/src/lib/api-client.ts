@@ -4,6 +4,7 @@ import { messages } from '@hasta/contracts/messages';
 import type { z } from 'zod';
 
 import { ApiError } from './api-error';
+import { translateMessage } from './server-message';
 
 /** The single API client: same-origin JSON over fetch; the session rides in an httpOnly cookie. */
 
@@ -113,7 +114,10 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>)
   return parsed.data;
 }
 
-/** The text to show for a failed request: an ApiError's message, else the screen's fallback. */
+/**
+ * The text to show for a failed request: an ApiError's message, else the screen's fallback, in the page's
+ * language (the server answers in the catalogue's English; see lib/server-message.ts).
+ */
 export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError ? error.message : fallback;
+  return translateMessage(error instanceof ApiError ? error.message : fallback);
 }

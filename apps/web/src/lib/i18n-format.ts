@@ -1,4 +1,5 @@
 import { formatInr } from '@hasta/ledger/money';
+import i18n from 'i18next';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -39,4 +40,27 @@ export function useFormatters(): Formatters {
   const { i18n } = useTranslation();
   const locale = localeOf(i18n.language);
   return useMemo(() => createFormatters(locale), [locale]);
+}
+
+/**
+ * Wallet money (a decimal rupee string from the server, paise exact) in the page's language: en-IN or hi-IN.
+ * Components that call it re-render on a language switch through their `useTranslation`.
+ */
+export function formatMoney(rupees: string): string {
+  return formatInr(rupees, localeOf(i18n.language));
+}
+
+const shortDates = new Map<AppLocale, Intl.DateTimeFormat>();
+
+/** An ISO time as a date with a short month in the page's language; the raw text if it does not parse. */
+export function formatShortDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const locale = localeOf(i18n.language);
+  let format = shortDates.get(locale);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' });
+    shortDates.set(locale, format);
+  }
+  return format.format(date);
 }

@@ -5,8 +5,16 @@ import type { features } from '../locales/en/features';
 import type { home } from '../locales/en/home';
 import type { legal } from '../locales/en/legal';
 import type { marketing } from '../locales/en/marketing';
+import { messages as enMessages } from '../locales/en/messages';
 import { meta as enMeta } from '../locales/en/meta';
 import type { notMe } from '../locales/en/not-me';
+import type { app } from '../locales/en/app';
+import type { admin } from '../locales/en/admin';
+import type { merchant } from '../locales/en/merchant';
+import type { consent } from '../locales/en/consent';
+import type { receipts } from '../locales/en/receipts';
+import type { auth } from '../locales/en/auth';
+import type { wallet } from '../locales/en/wallet';
 import type { palmScan } from '../locales/en/palm-scan';
 import type { rewards } from '../locales/en/rewards';
 import type { technology } from '../locales/en/technology';
@@ -27,19 +35,30 @@ export interface Resources {
   waitlist: typeof waitlist;
   legal: typeof legal;
   meta: typeof enMeta;
+  messages: typeof enMessages;
   notMe: typeof notMe;
   palmScan: typeof palmScan;
   rewards: typeof rewards;
+  wallet: typeof wallet;
+  auth: typeof auth;
+  receipts: typeof receipts;
+  consent: typeof consent;
+  merchant: typeof merchant;
+  app: typeof app;
+  admin: typeof admin;
 }
 
 export type Namespace = keyof Resources;
 export const DEFAULT_NAMESPACE = 'common' satisfies Namespace;
 
-/** The chrome (navigation bar, footer, dialogs) and every page's title and description: needed on every page. */
-export const SHELL_NAMESPACES = ['common', 'meta'] as const satisfies readonly Namespace[];
+/**
+ * The chrome (navigation bar, footer, dialogs), every page's title and description, and the message
+ * catalogue the server answers from: needed on every page.
+ */
+export const SHELL_NAMESPACES = ['common', 'meta', 'messages'] as const satisfies readonly Namespace[];
 
 /** English's shell texts ship with the app, so the first render needs no request in the default language. */
-export const englishShellResources = { common: enCommon, meta: enMeta } satisfies Pick<
+export const englishShellResources = { common: enCommon, meta: enMeta, messages: enMessages } satisfies Pick<
   Resources,
   (typeof SHELL_NAMESPACES)[number]
 >;
@@ -74,6 +93,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
   en: {
     common: () => Promise.resolve(englishShellResources.common),
     meta: () => Promise.resolve(englishShellResources.meta),
+    messages: () => Promise.resolve(englishShellResources.messages),
     marketing: () => import('../locales/en/marketing').then((module) => module.marketing),
     home: () => import('../locales/en/home').then((module) => module.home),
     technology: () => import('../locales/en/technology').then((module) => module.technology),
@@ -85,10 +105,18 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     notMe: () => import('../locales/en/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/en/palm-scan').then((module) => module.palmScan),
     rewards: () => import('../locales/en/rewards').then((module) => module.rewards),
+    wallet: () => import('../locales/en/wallet').then((module) => module.wallet),
+    auth: () => import('../locales/en/auth').then((module) => module.auth),
+    receipts: () => import('../locales/en/receipts').then((module) => module.receipts),
+    consent: () => import('../locales/en/consent').then((module) => module.consent),
+    merchant: () => import('../locales/en/merchant').then((module) => module.merchant),
+    admin: () => import('../locales/en/admin').then((module) => module.admin),
+    app: () => import('../locales/en/app').then((module) => module.app),
   },
   hi: {
     common: () => import('../locales/hi/common').then((module) => module.common),
     meta: () => import('../locales/hi/meta').then((module) => module.meta),
+    messages: () => import('../locales/hi/messages').then((module) => module.messages),
     marketing: () => import('../locales/hi/marketing').then((module) => module.marketing),
     home: () => import('../locales/hi/home').then((module) => module.home),
     technology: () => import('../locales/hi/technology').then((module) => module.technology),
@@ -100,6 +128,13 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     notMe: () => import('../locales/hi/not-me').then((module) => module.notMe),
     palmScan: () => import('../locales/hi/palm-scan').then((module) => module.palmScan),
     rewards: () => import('../locales/hi/rewards').then((module) => module.rewards),
+    wallet: () => import('../locales/hi/wallet').then((module) => module.wallet),
+    auth: () => import('../locales/hi/auth').then((module) => module.auth),
+    receipts: () => import('../locales/hi/receipts').then((module) => module.receipts),
+    consent: () => import('../locales/hi/consent').then((module) => module.consent),
+    merchant: () => import('../locales/hi/merchant').then((module) => module.merchant),
+    admin: () => import('../locales/hi/admin').then((module) => module.admin),
+    app: () => import('../locales/hi/app').then((module) => module.app),
   },
 };
 

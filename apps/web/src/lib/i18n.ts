@@ -1,6 +1,7 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
+import { loadDevanagariFont } from './devanagari-font';
 import {
   DEFAULT_LANGUAGE,
   DEFAULT_NAMESPACE,
@@ -43,6 +44,24 @@ function storeLanguage(language: Language): void {
 /** `<html lang>` follows the language, so screen readers pronounce and browsers hyphenate correctly. */
 function applyToDocument(language: string): void {
   document.documentElement.lang = isLanguage(language) ? language : DEFAULT_LANGUAGE;
+  if (language === 'hi') void loadDevanagariFont();
+}
+
+declare global {
+  interface Window {
+    /** Every text asked for that no loaded catalogue has, as `namespace:key` (read by the browser tests). */
+    __missingTranslations?: string[];
+  }
+}
+
+/**
+ * A text the catalogue lacks (a key typo, a namespace the page forgot to load): reported on the console and
+ * kept on `window.__missingTranslations`, so the Hindi walk of the browser tests fails on it.
+ */
+function reportMissing(languages: readonly string[], namespace: string, key: string): void {
+  const entry = `${namespace}:${key}`;
+  (window.__missingTranslations ??= []).push(entry);
+  console.error(`Missing translation ${entry} (${languages.join(', ')})`);
 }
 
 i18n.on('languageChanged', applyToDocument);
@@ -60,6 +79,8 @@ void i18n.use(initReactI18next).init({
   // React escapes what it renders.
   interpolation: { escapeValue: false },
   react: { useSuspense: false },
+  saveMissing: true,
+  missingKeyHandler: reportMissing,
 });
 applyToDocument(i18n.language);
 

@@ -1,16 +1,15 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Page } from '../../components/page';
 import { primaryButtonClass } from '../../components/ui-classes';
 
 export function NotFoundRoute() {
+  const { t } = useTranslation('app');
   return (
-    <Page
-      title="Page not found"
-      lead="There is no page at this address. It may have moved, or the link may be mistyped."
-    >
+    <Page title={t('notFound.title')} lead={t('notFound.lead')}>
       <Link to="/" className={primaryButtonClass}>
-        Go to the home page
+        {t('notFound.home')}
       </Link>
     </Page>
   );

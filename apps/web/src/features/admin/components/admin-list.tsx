@@ -1,8 +1,10 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { secondaryButtonClass } from '../../../components/ui-classes';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { translateMessage } from '../../../lib/server-message';
 
 /**
  * Every admin list opens with a fresh load (spec §2.17 "each tab loads its list every time it opens"): the
@@ -11,13 +13,8 @@ import { ApiError } from '../../../lib/api-client';
  */
 export const loadOnOpen = { refetchOnMount: 'always', staleTime: 0, gcTime: 0 } as const;
 
-const dateFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
-
-/** An ISO time as an en-IN date with a short month; the raw text if it does not parse. */
-export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
-}
+/** An ISO time as a date with a short month, in the page's language; the raw text if it does not parse. */
+export { formatShortDate as formatDate } from '../../../lib/i18n-format';
 
 /**
  * The loading text, the failure (the spec's "Failed to load …" with the server's message) with Retry, or
@@ -36,16 +33,17 @@ export function ListState<T>({
   emptyText: string;
   isEmpty: (data: T) => boolean;
 }) {
+  const { t } = useTranslation('app');
   if (query.isPending) return <p className="text-slate-600">{loadingText}</p>;
   if (query.isError) {
     return (
       <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
         <p className="text-red-800">
-          <strong className="font-semibold">{failureText}</strong>
-          {query.error instanceof ApiError ? `: ${query.error.message}` : null}
+          <strong className="font-semibold">{translateMessage(failureText)}</strong>
+          {query.error instanceof ApiError ? `: ${errorMessage(query.error, '')}` : null}
         </p>
         <button type="button" className={secondaryButtonClass} onClick={() => void query.refetch()}>
-          Retry
+          {t('actions.retry')}
         </button>
       </div>
     );
@@ -66,7 +64,13 @@ export function AdminTable({
   busy?: boolean;
 }) {
   return (
-    <div className="overflow-x-auto rounded-2xl border border-slate-200" aria-busy={busy}>
+    // Positioned, so what is absolutely placed inside (screen-reader-only texts) scrolls with the table rather
+    // than widening the page; focusable, so a keyboard can scroll it.
+    <div
+      className="relative overflow-x-auto rounded-2xl border border-slate-200"
+      tabIndex={0}
+      aria-busy={busy}
+    >
       <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
         <thead className="bg-slate-50 text-slate-700">
           <tr>

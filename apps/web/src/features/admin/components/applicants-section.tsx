@@ -2,6 +2,7 @@ import { messages } from '@hasta/contracts/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'react-hot-toast';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { Modal } from '../../../components/modal';
 import { dangerButtonClass, disabledClass, secondaryButtonClass } from '../../../components/ui-classes';
@@ -10,10 +11,11 @@ import { applicantsQueryKey, deleteApplicant, fetchApplicants } from '../api/pub
 import type { Applicant } from '../api/public-forms-admin';
 import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen } from './admin-list';
 
-const COLUMNS = ['Name', 'Email', 'Phone', 'Description', 'Joined', 'Actions'] as const;
+const COLUMNS = ['name', 'email', 'phone', 'description', 'joined', 'actions'] as const;
 
 /** Applicants (spec §2.17, §8): the waitlist, each deletable after the confirm. */
 export function ApplicantsSection() {
+  const { t } = useTranslation(['admin', 'messages']);
   const headingId = useId();
   const queryClient = useQueryClient();
   const applicants = useQuery({
@@ -33,23 +35,23 @@ export function ApplicantsSection() {
     onError: (cause) => {
       setConfirming(null);
       toast.error(
-        `${messages.failedToDeleteApplicantPrefix}${errorMessage(cause, cause instanceof Error ? cause.message : messages.loginRequestFailed)}`,
+        `${t('messages:failedToDeleteApplicantPrefix')}${errorMessage(cause, cause instanceof Error ? cause.message : messages.loginRequestFailed)}`,
       );
       void queryClient.invalidateQueries({ queryKey: applicantsQueryKey });
     },
   });
 
   return (
-    <AdminSection headingId={headingId} title="Applicants">
+    <AdminSection headingId={headingId} title={t('applicants.heading')}>
       <ListState
         query={applicants}
-        loadingText="Loading applicants..."
+        loadingText={t('applicants.loading')}
         failureText={messages.failedToLoadApplicants}
-        emptyText="No applicants yet."
+        emptyText={t('applicants.empty')}
         isEmpty={(data) => data.length === 0}
       />
       {applicants.isSuccess && applicants.data.length > 0 ? (
-        <AdminTable columns={COLUMNS}>
+        <AdminTable columns={COLUMNS.map((column) => t(`applicants.columns.${column}`))}>
           {applicants.data.map((applicant) => (
             <tr key={applicant.id}>
               <td className={`${cellClass} font-medium text-slate-900`}>{applicant.username}</td>
@@ -63,7 +65,8 @@ export function ApplicantsSection() {
                   className={secondaryButtonClass}
                   onClick={() => setConfirming(applicant)}
                 >
-                  Delete<span className="sr-only"> applicant {applicant.email}</span>
+                  {t('delete')}
+                  <span className="sr-only">{t('applicants.deleteFor', { email: applicant.email })}</span>
                 </button>
               </td>
             </tr>
@@ -73,14 +76,18 @@ export function ApplicantsSection() {
 
       <Modal
         open={confirming !== null}
-        title={messages.confirmDeleteApplicant}
+        title={t('messages:confirmDeleteApplicant')}
         onClose={() => setConfirming(null)}
       >
         {confirming === null ? null : (
           <div className="space-y-4">
             <p>
-              <strong className="text-slate-900">{confirming.username}</strong> ({confirming.email}) is
-              removed from the waitlist.
+              <Trans
+                t={t}
+                i18nKey="applicants.removed"
+                values={{ name: confirming.username, email: confirming.email }}
+                components={{ strong: <strong className="text-slate-900" /> }}
+              />
             </p>
             <button
               type="button"
@@ -88,7 +95,7 @@ export function ApplicantsSection() {
               disabled={remove.isPending}
               onClick={() => remove.mutate(confirming)}
             >
-              {remove.isPending ? 'Deleting...' : 'Confirm delete'}
+              {remove.isPending ? t('deleting') : t('confirmDelete')}
             </button>
           </div>
         )}

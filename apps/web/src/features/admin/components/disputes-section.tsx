@@ -1,13 +1,14 @@
 import { messages } from '@hasta/contracts/messages';
 import { resolveDisputeRequestSchema } from '@hasta/contracts/palm-trust';
 import type { AdminDispute } from '@hasta/contracts/palm-trust';
-import { formatInr } from '@hasta/ledger/money';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-hot-toast';
+import { Trans, useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { z } from 'zod';
 
 import { FormAlert } from '../../../components/form-field';
@@ -24,6 +25,7 @@ import {
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/date-format';
 import { formErrorMessage } from '../../../lib/form-errors';
+import { formatMoney } from '../../../lib/i18n-format';
 import { disputesQueryKey, fetchDisputes, resolveDispute } from '../api/disputes-admin';
 import type { DisputeResolution } from '../api/disputes-admin';
 import { AdminSection, ListState, loadOnOpen } from './admin-list';
@@ -32,24 +34,24 @@ import { AdminSection, ListState, loadOnOpen } from './admin-list';
 const rejectFormSchema = z.object({ reason: resolveDisputeRequestSchema.options[1].shape.reason });
 type RejectFormValues = z.infer<typeof rejectFormSchema>;
 
-const OPENED_VIA: Record<AdminDispute['opened_via'], string> = {
-  link: 'Not me link in the notice',
-  history: 'Not me in the History',
-};
+const OPENED_VIA = {
+  link: 'disputes.viaLink',
+  history: 'disputes.viaHistory',
+} as const satisfies Record<AdminDispute['opened_via'], string>;
 
-function statusText(dispute: AdminDispute): string {
-  if (dispute.status === 'open') return 'Open';
+function statusText(t: TFunction<'admin'>, dispute: AdminDispute): string {
+  if (dispute.status === 'open') return t('disputes.open');
   if (dispute.status === 'refunded') {
-    return dispute.refunded_from === 'losses' ? 'Refunded from the losses account' : 'Refunded by the payee';
+    return dispute.refunded_from === 'losses' ? t('disputes.refundedLosses') : t('disputes.refundedPayee');
   }
-  return `Rejected: ${dispute.reason ?? '—'}`;
+  return t('disputes.rejected', { reason: dispute.reason ?? '—' });
 }
 
 function payerText(dispute: AdminDispute): string {
   return [dispute.payer_email, dispute.payer_phone].filter((part) => part !== null).join(' · ') || '—';
 }
 
-const amountOf = (dispute: AdminDispute): string => formatInr(dispute.transaction.amount, 'en-IN');
+const amountOf = (dispute: AdminDispute): string => formatMoney(dispute.transaction.amount);
 
 /**
  * Disputes (issue 21): palm payments their payers reported as "Not me", open ones first. An open dispute is
@@ -57,6 +59,7 @@ const amountOf = (dispute: AdminDispute): string => formatInr(dispute.transactio
  * with a reason the payer is told. Cards rather than a table, so the whole record fits a phone.
  */
 export function DisputesSection() {
+  const { t } = useTranslation('admin');
   const headingId = useId();
   const queryClient = useQueryClient();
   const disputes = useQuery({
@@ -86,12 +89,12 @@ export function DisputesSection() {
   });
 
   return (
-    <AdminSection headingId={headingId} title="Disputes">
+    <AdminSection headingId={headingId} title={t('disputes.heading')}>
       <ListState
         query={disputes}
-        loadingText="Loading disputes..."
+        loadingText={t('disputes.loading')}
         failureText={messages.failedToLoadDisputes}
-        emptyText="No disputes: no palm payment has been reported."
+        emptyText={t('disputes.empty')}
         isEmpty={(data) => data.length === 0}
       />
       {disputes.isSuccess && disputes.data.length > 0 ? (
@@ -108,13 +111,16 @@ export function DisputesSection() {
         </ul>
       ) : null}
 
-      <Modal open={refunding !== null} title="Refund this payment?" onClose={() => setRefunding(null)}>
+      <Modal open={refunding !== null} title={t('disputes.refundTitle')} onClose={() => setRefunding(null)}>
         {refunding === null ? null : (
           <div className="space-y-4">
             <p>
-              <strong className="text-slate-900">{amountOf(refunding)}</strong> goes back to{' '}
-              {payerText(refunding)} from {refunding.payee}. If the payee’s balance no longer covers it, it
-              comes from the losses account. The payer is told.
+              <Trans
+                t={t}
+                i18nKey="disputes.refundBody"
+                values={{ amount: amountOf(refunding), payer: payerText(refunding), payee: refunding.payee }}
+                components={{ strong: <strong className="text-slate-900" /> }}
+              />
             </p>
             <button
               type="button"
@@ -122,13 +128,13 @@ export function DisputesSection() {
               disabled={resolve.isPending}
               onClick={() => resolve.mutate({ dispute: refunding, resolution: { action: 'refund' } })}
             >
-              {resolve.isPending ? 'Refunding...' : 'Confirm refund'}
+              {resolve.isPending ? t('disputes.refunding') : t('disputes.confirmRefund')}
             </button>
           </div>
         )}
       </Modal>
 
-      <Modal open={rejecting !== null} title="Reject this dispute?" onClose={() => setRejecting(null)}>
+      <Modal open={rejecting !== null} title={t('disputes.rejectTitle')} onClose={() => setRejecting(null)}>
         {rejecting === null ? null : (
           <RejectForm
             // A fresh form for each dispute.
@@ -154,58 +160,59 @@ function DisputeCard({
   onRefund: () => void;
   onReject: () => void;
 }) {
+  const { t } = useTranslation('admin');
   const headingId = useId();
   const amount = amountOf(dispute);
   return (
     <article aria-labelledby={headingId} className={`${cardClass} p-4 sm:p-6`} data-testid="dispute">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <h3 id={headingId} className="text-lg font-semibold text-slate-900">
-          {amount} to {dispute.payee}
+          {t('disputes.cardTitle', { amount, payee: dispute.payee })}
         </h3>
         <p
           className={`rounded-lg px-2 py-1 text-sm font-semibold break-words ${
             dispute.status === 'open' ? 'bg-amber-50 text-amber-900' : 'bg-slate-100 text-slate-800'
           }`}
         >
-          {statusText(dispute)}
+          {statusText(t, dispute)}
         </p>
       </div>
       <dl className="mt-4 grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
-        <Field label="Paid">{formatDateTime(dispute.transaction.created_at)}</Field>
-        <Field label="Transaction">
+        <Field label={t('disputes.paid')}>{formatDateTime(dispute.transaction.created_at)}</Field>
+        <Field label={t('disputes.transaction')}>
           <span className="font-mono break-all">{dispute.transaction.id}</span>
         </Field>
-        <Field label="Payer">
+        <Field label={t('disputes.payer')}>
           <span className="break-all">{payerText(dispute)}</span>
         </Field>
-        <Field label="Payee">
+        <Field label={t('disputes.payee')}>
           <span className="break-words">{dispute.payee}</span>
         </Field>
-        <Field label="Device">
-          <span className="break-words">{dispute.device ?? 'Unknown'}</span>
+        <Field label={t('disputes.device')}>
+          <span className="break-words">{dispute.device ?? t('disputes.unknown')}</span>
         </Field>
-        <Field label="Similarity">
+        <Field label={t('disputes.similarity')}>
           {dispute.similarity === null ? '—' : `${dispute.similarity.toFixed(1)}%`}
         </Field>
-        <Field label="Opened">
-          {OPENED_VIA[dispute.opened_via]}, {formatDateTime(dispute.created_at)}
+        <Field label={t('disputes.opened')}>
+          {t('disputes.openedWhen', {
+            via: t(OPENED_VIA[dispute.opened_via]),
+            when: formatDateTime(dispute.created_at),
+          })}
         </Field>
         {dispute.resolved_at === null ? null : (
-          <Field label="Closed">{formatDateTime(dispute.resolved_at)}</Field>
+          <Field label={t('disputes.closed')}>{formatDateTime(dispute.resolved_at)}</Field>
         )}
       </dl>
       {dispute.status === 'open' ? (
         <div className="mt-4 flex flex-wrap gap-2">
           <button type="button" className={secondaryButtonClass} aria-haspopup="dialog" onClick={onRefund}>
-            Refund
-            <span className="sr-only">
-              {' '}
-              {amount} to {payerText(dispute)}
-            </span>
+            {t('disputes.refund')}
+            <span className="sr-only">{t('disputes.refundFor', { amount, payer: payerText(dispute) })}</span>
           </button>
           <button type="button" className={secondaryButtonClass} aria-haspopup="dialog" onClick={onReject}>
-            Reject
-            <span className="sr-only"> the dispute of {amount}</span>
+            {t('disputes.reject')}
+            <span className="sr-only">{t('disputes.rejectFor', { amount })}</span>
           </button>
         </div>
       ) : null}
@@ -231,6 +238,7 @@ function RejectForm({
   busy: boolean;
   onReject: (reason: string) => void;
 }) {
+  const { t } = useTranslation('admin');
   const reasonId = useId();
   const alertId = useId();
   const form = useForm<RejectFormValues>({
@@ -241,12 +249,16 @@ function RejectForm({
   return (
     <form noValidate className="space-y-4" onSubmit={form.handleSubmit((values) => onReject(values.reason))}>
       <p>
-        The <strong className="text-slate-900">{amountOf(dispute)}</strong> payment to {dispute.payee} stays
-        paid. The payer is told the reason.
+        <Trans
+          t={t}
+          i18nKey="disputes.rejectBody"
+          values={{ amount: amountOf(dispute), payee: dispute.payee }}
+          components={{ strong: <strong className="text-slate-900" /> }}
+        />
       </p>
       <div>
         <label htmlFor={reasonId} className={labelClass}>
-          Reason
+          {t('disputes.reason')}
         </label>
         <textarea
           id={reasonId}
@@ -259,7 +271,7 @@ function RejectForm({
       </div>
       <FormAlert id={alertId} message={problem} />
       <button type="submit" className={`${dangerButtonClass} ${disabledClass}`} disabled={busy}>
-        {busy ? 'Rejecting...' : 'Confirm reject'}
+        {busy ? t('disputes.rejecting') : t('disputes.confirmReject')}
       </button>
     </form>
   );

@@ -1,14 +1,16 @@
 import { messages } from '@hasta/contracts/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { fetchInquiries, inquiriesQueryKey } from '../api/public-forms-admin';
 import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen } from './admin-list';
 
-const COLUMNS = ['Name', 'Email or phone', 'Role', 'Message', 'Received'] as const;
+const COLUMNS = ['name', 'contact', 'role', 'message', 'received'] as const;
 
 /** Inquiries (spec §2.17): the contact page's general inquiries, read-only. */
 export function InquiriesSection() {
+  const { t } = useTranslation('admin');
   const headingId = useId();
   const inquiries = useQuery({
     queryKey: inquiriesQueryKey,
@@ -16,16 +18,16 @@ export function InquiriesSection() {
     ...loadOnOpen,
   });
   return (
-    <AdminSection headingId={headingId} title="Inquiries">
+    <AdminSection headingId={headingId} title={t('inquiries.heading')}>
       <ListState
         query={inquiries}
-        loadingText="Loading inquiries..."
+        loadingText={t('inquiries.loading')}
         failureText={messages.failedToLoadInquiries}
-        emptyText="No inquiries yet."
+        emptyText={t('inquiries.empty')}
         isEmpty={(data) => data.length === 0}
       />
       {inquiries.isSuccess && inquiries.data.length > 0 ? (
-        <AdminTable columns={COLUMNS}>
+        <AdminTable columns={COLUMNS.map((column) => t(`inquiries.columns.${column}`))}>
           {inquiries.data.map((inquiry) => (
             <tr key={inquiry.id}>
               <td className={`${cellClass} font-medium text-slate-900`}>{inquiry.name}</td>

@@ -1,26 +1,27 @@
 import { messages } from '@hasta/contracts/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { fetchKioskApplications, kioskApplicationsQueryKey } from '../api/public-forms-admin';
 import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen } from './admin-list';
 
 const COLUMNS = [
-  'Name',
-  'Email',
-  'Phone',
-  'Address',
-  'Premises',
-  'Footfall',
-  'Power',
-  'Internet',
-  'Received',
+  'name',
+  'email',
+  'phone',
+  'address',
+  'premises',
+  'footfall',
+  'power',
+  'internet',
+  'received',
 ] as const;
-
-const yesNo = (value: boolean): string => (value ? 'Yes' : 'No');
 
 /** Kiosk applications: offers to host a kiosk from the home page's Host a kiosk form, read-only. */
 export function KioskApplicationsSection() {
+  const { t } = useTranslation('admin');
+  const yesNo = (value: boolean): string => (value ? t('yes') : t('no'));
   const headingId = useId();
   const applications = useQuery({
     queryKey: kioskApplicationsQueryKey,
@@ -28,16 +29,16 @@ export function KioskApplicationsSection() {
     ...loadOnOpen,
   });
   return (
-    <AdminSection headingId={headingId} title="Kiosk Applications">
+    <AdminSection headingId={headingId} title={t('kiosks.heading')}>
       <ListState
         query={applications}
-        loadingText="Loading kiosk applications..."
+        loadingText={t('kiosks.loading')}
         failureText={messages.failedToLoadKioskApplications}
-        emptyText="No kiosk applications yet."
+        emptyText={t('kiosks.empty')}
         isEmpty={(data) => data.length === 0}
       />
       {applications.isSuccess && applications.data.length > 0 ? (
-        <AdminTable columns={COLUMNS}>
+        <AdminTable columns={COLUMNS.map((column) => t(`kiosks.columns.${column}`))}>
           {applications.data.map((application) => (
             <tr key={application.id}>
               <td className={`${cellClass} font-medium text-slate-900`}>{application.name}</td>

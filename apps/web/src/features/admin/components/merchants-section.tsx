@@ -1,8 +1,8 @@
 import { messages } from '@hasta/contracts/messages';
-import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'react-hot-toast';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { Modal } from '../../../components/modal';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/date-format';
+import { formatMoney } from '../../../lib/i18n-format';
 import {
   decidePayout,
   fetchMerchants,
@@ -23,35 +24,37 @@ import {
 import type { PayoutAction, Withdrawal } from '../api/merchants-admin';
 import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen } from './admin-list';
 
-const MERCHANT_COLUMNS = ['Store', 'Contact email', 'Contact phone', 'Merchant since'] as const;
-const WITHDRAWAL_COLUMNS = ['Store', 'Amount', 'Bank account', 'Requested', 'Status', 'Actions'] as const;
+const MERCHANT_COLUMNS = ['store', 'email', 'phone', 'since'] as const;
+const WITHDRAWAL_COLUMNS = ['store', 'amount', 'account', 'requested', 'status', 'actions'] as const;
+const PAYOUT_STATUSES = ['pending', 'settled', 'rejected', 'expired'] as const;
 
-const DECISIONS: Record<
-  PayoutAction,
-  { title: string; explain: string; confirm: string; busy: string; failurePrefix: string }
-> = {
+const DECISIONS = {
   settle: {
-    title: 'Settle this withdrawal?',
-    explain:
-      'Settle it once the money has been paid into the bank account: the reserved amount leaves the store.',
-    confirm: 'Confirm settle',
-    busy: 'Settling...',
-    failurePrefix: messages.failedToSettleWithdrawalPrefix,
+    title: 'merchants.settleTitle',
+    explain: 'merchants.settleExplain',
+    confirm: 'merchants.settleConfirm',
+    busy: 'merchants.settling',
+    failurePrefix: 'messages:failedToSettleWithdrawalPrefix',
   },
   reject: {
-    title: 'Reject this withdrawal?',
-    explain: 'The reserved amount returns to the store’s balance.',
-    confirm: 'Confirm reject',
-    busy: 'Rejecting...',
-    failurePrefix: messages.failedToRejectWithdrawalPrefix,
+    title: 'merchants.rejectTitle',
+    explain: 'merchants.rejectExplain',
+    confirm: 'merchants.rejectConfirm',
+    busy: 'merchants.rejecting',
+    failurePrefix: 'messages:failedToRejectWithdrawalPrefix',
   },
-};
+} as const satisfies Record<PayoutAction, Record<string, string>>;
 
 /**
  * Merchants: the merchant accounts (made by approving vendor registrations) and every store's withdrawals;
  * a pending withdrawal holds its amount until the admin settles it (paid out) or rejects it (returned).
  */
 export function MerchantsSection() {
+  const { t } = useTranslation(['admin', 'messages']);
+  const payoutStatus = (status: string): string =>
+    (PAYOUT_STATUSES as readonly string[]).includes(status)
+      ? t(`merchants.statuses.${status as (typeof PAYOUT_STATUSES)[number]}`)
+      : status;
   const headingId = useId();
   const accountsHeadingId = useId();
   const withdrawalsHeadingId = useId();
@@ -79,7 +82,7 @@ export function MerchantsSection() {
     onError: (cause, input) => {
       setDeciding(null);
       toast.error(
-        `${DECISIONS[input.action].failurePrefix}${errorMessage(cause, cause instanceof Error ? cause.message : messages.loginRequestFailed)}`,
+        `${t(DECISIONS[input.action].failurePrefix)}${errorMessage(cause, cause instanceof Error ? cause.message : messages.loginRequestFailed)}`,
       );
       void queryClient.invalidateQueries({ queryKey: payoutsQueryKey });
     },
@@ -88,20 +91,20 @@ export function MerchantsSection() {
   const decision = deciding === null ? null : DECISIONS[deciding.action];
 
   return (
-    <AdminSection headingId={headingId} title="Merchants">
+    <AdminSection headingId={headingId} title={t('merchants.heading')}>
       <section aria-labelledby={accountsHeadingId} className="space-y-4">
         <h3 id={accountsHeadingId} className="text-lg font-semibold text-slate-900">
-          Merchant accounts
+          {t('merchants.accounts')}
         </h3>
         <ListState
           query={merchants}
-          loadingText="Loading merchants..."
+          loadingText={t('merchants.loading')}
           failureText={messages.failedToLoadMerchants}
-          emptyText="No merchants yet: approve a vendor registration to create one."
+          emptyText={t('merchants.empty')}
           isEmpty={(data) => data.length === 0}
         />
         {merchants.isSuccess && merchants.data.length > 0 ? (
-          <AdminTable columns={MERCHANT_COLUMNS}>
+          <AdminTable columns={MERCHANT_COLUMNS.map((column) => t(`merchants.columns.${column}`))}>
             {merchants.data.map((merchant) => (
               <tr key={merchant.id}>
                 <td className={`${cellClass} font-medium text-slate-900`}>{merchant.store_name}</td>
@@ -116,26 +119,28 @@ export function MerchantsSection() {
 
       <section aria-labelledby={withdrawalsHeadingId} className="space-y-4 pt-4">
         <h3 id={withdrawalsHeadingId} className="text-lg font-semibold text-slate-900">
-          Withdrawals
+          {t('merchants.withdrawals')}
         </h3>
         <ListState
           query={payouts}
-          loadingText="Loading withdrawals..."
+          loadingText={t('merchants.loadingWithdrawals')}
           failureText={messages.failedToLoadWithdrawals}
-          emptyText="No withdrawals yet."
+          emptyText={t('merchants.noWithdrawals')}
           isEmpty={(data) => data.length === 0}
         />
         {payouts.isSuccess && payouts.data.length > 0 ? (
-          <AdminTable columns={WITHDRAWAL_COLUMNS}>
+          <AdminTable
+            columns={WITHDRAWAL_COLUMNS.map((column) => t(`merchants.withdrawalColumns.${column}`))}
+          >
             {payouts.data.map((payout) => (
               <tr key={payout.id}>
                 <td className={`${cellClass} font-medium text-slate-900`}>{payout.store_name ?? '—'}</td>
                 <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>
-                  {formatInr(payout.amount, 'en-IN')}
+                  {formatMoney(payout.amount)}
                 </td>
                 <td className={`${cellClass} whitespace-nowrap`}>•••• {payout.bank_account_last4}</td>
                 <td className={`${cellClass} whitespace-nowrap`}>{formatDateTime(payout.date)}</td>
-                <td className={cellClass}>{payout.status}</td>
+                <td className={cellClass}>{payoutStatus(payout.status)}</td>
                 <td className="px-4 py-3">
                   {payout.status === 'pending' ? (
                     <div className="flex flex-wrap gap-2">
@@ -144,16 +149,20 @@ export function MerchantsSection() {
                         className={secondaryButtonClass}
                         onClick={() => setDeciding({ payout, action: 'settle' })}
                       >
-                        Settle
-                        <span className="sr-only"> withdrawal of {formatInr(payout.amount, 'en-IN')}</span>
+                        {t('merchants.settle')}
+                        <span className="sr-only">
+                          {t('merchants.withdrawalOf', { amount: formatMoney(payout.amount) })}
+                        </span>
                       </button>
                       <button
                         type="button"
                         className={secondaryButtonClass}
                         onClick={() => setDeciding({ payout, action: 'reject' })}
                       >
-                        Reject
-                        <span className="sr-only"> withdrawal of {formatInr(payout.amount, 'en-IN')}</span>
+                        {t('merchants.reject')}
+                        <span className="sr-only">
+                          {t('merchants.withdrawalOf', { amount: formatMoney(payout.amount) })}
+                        </span>
                       </button>
                     </div>
                   ) : null}
@@ -164,13 +173,25 @@ export function MerchantsSection() {
         ) : null}
       </section>
 
-      <Modal open={deciding !== null} title={decision?.title ?? ''} onClose={() => setDeciding(null)}>
+      <Modal
+        open={deciding !== null}
+        title={decision === null ? '' : t(decision.title)}
+        onClose={() => setDeciding(null)}
+      >
         {deciding === null || decision === null ? null : (
           <div className="space-y-4">
             <p>
-              <strong className="text-slate-900">{formatInr(deciding.payout.amount, 'en-IN')}</strong> from{' '}
-              {deciding.payout.store_name ?? 'the store'} to the bank account ending{' '}
-              {deciding.payout.bank_account_last4}. {decision.explain}
+              <Trans
+                t={t}
+                i18nKey="merchants.decisionBody"
+                values={{
+                  amount: formatMoney(deciding.payout.amount),
+                  store: deciding.payout.store_name ?? t('merchants.theStore'),
+                  last4: deciding.payout.bank_account_last4,
+                  explain: t(decision.explain),
+                }}
+                components={{ strong: <strong className="text-slate-900" /> }}
+              />
             </p>
             <button
               type="button"
@@ -178,7 +199,7 @@ export function MerchantsSection() {
               disabled={decide.isPending}
               onClick={() => decide.mutate(deciding)}
             >
-              {decide.isPending ? decision.busy : decision.confirm}
+              {decide.isPending ? t(decision.busy) : t(decision.confirm)}
             </button>
           </div>
         )}

@@ -1,9 +1,10 @@
 import { messages } from '@hasta/contracts/messages';
-import { formatInr, parseRupees } from '@hasta/ledger/money';
+import { parseRupees } from '@hasta/ledger/money';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
 
 import { AmountField, FormAlert } from '../../../components/form-field';
 import {
@@ -15,6 +16,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/i18n-format';
 import { adminUsersQueryKey, fetchAdminUsersPage } from '../api/users';
 import { assignBalance } from '../api/wallet-admin';
 import { loadOnOpen } from './admin-list';
@@ -23,6 +25,7 @@ const PICKER_SIZE = 50;
 
 /** Send Value (spec §2.17, §5.4, §8): pick a user, enter an amount. */
 export function SendValueSection() {
+  const { t } = useTranslation('admin');
   const headingId = useId();
   const selectId = useId();
   const alertId = useId();
@@ -79,11 +82,11 @@ export function SendValueSection() {
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId} className="text-2xl font-semibold text-slate-900">
-        Send Value
+        {t('sendValue.heading')}
       </h2>
       <form
         role="search"
-        aria-label="User search for Send Value"
+        aria-label={t('sendValue.searchLabel')}
         className="mt-4 flex max-w-lg flex-wrap items-end gap-3"
         onSubmit={(event) => {
           event.preventDefault();
@@ -93,7 +96,7 @@ export function SendValueSection() {
       >
         <div className="flex-1">
           <label htmlFor={searchId} className={labelClass}>
-            Find a user
+            {t('sendValue.find')}
           </label>
           <input
             id={searchId}
@@ -106,13 +109,13 @@ export function SendValueSection() {
           />
         </div>
         <button type="submit" className={secondaryButtonClass}>
-          Find
+          {t('sendValue.findButton')}
         </button>
       </form>
       <form noValidate className={`${cardClass} mt-4 max-w-lg space-y-4`} onSubmit={submit}>
         <div>
           <label htmlFor={selectId} className={labelClass}>
-            User
+            {t('sendValue.user')}
           </label>
           <select
             id={selectId}
@@ -123,14 +126,14 @@ export function SendValueSection() {
           >
             <option value="">
               {users.isPending
-                ? 'Loading users...'
+                ? t('sendValue.loadingUsers')
                 : users.data?.users.length === 0
-                  ? 'No users match the search'
-                  : 'Choose a user'}
+                  ? t('sendValue.noMatch')
+                  : t('sendValue.choose')}
             </option>
             {(users.data?.users ?? []).map((user) => (
               <option key={user.id} value={user.id}>
-                {user.username} ({user.email ?? user.phone ?? user.id}) · {formatInr(user.balance, 'en-IN')}
+                {user.username} ({user.email ?? user.phone ?? user.id}) · {formatMoney(user.balance)}
               </option>
             ))}
           </select>
@@ -141,14 +144,14 @@ export function SendValueSection() {
           ) : null}
         </div>
         <AmountField
-          label="Amount (INR)"
+          label={t('sendValue.amount')}
           required
           value={amount}
           onChange={(event) => setAmount(event.target.value)}
         />
         <FormAlert id={alertId} message={error} />
         <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={send.isPending}>
-          {send.isPending ? 'Sending...' : 'Send Value'}
+          {send.isPending ? t('sendValue.sending') : t('sendValue.submit')}
         </button>
       </form>
     </section>

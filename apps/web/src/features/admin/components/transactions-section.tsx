@@ -1,25 +1,39 @@
 import { messages } from '@hasta/contracts/messages';
-import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'react-hot-toast';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { Modal } from '../../../components/modal';
 import { dangerButtonClass, disabledClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/date-format';
+import { formatMoney } from '../../../lib/i18n-format';
 import { adminUsersQueryKey, fetchAdminUsersByIds } from '../api/users';
 import { adminTransactionsQueryKey, deleteTransaction, fetchAdminTransactions } from '../api/wallet-admin';
 import type { AdminTransaction } from '../api/wallet-admin';
-import { loadOnOpen } from './admin-list';
+import { AdminTable, cellClass, ListState, loadOnOpen } from './admin-list';
 
-/** A completed transfer can be deleted (reversed); a reversal itself cannot. */
-function deletable(tx: AdminTransaction): boolean {
+/** A completed transfer can be reversed; a reversal itself cannot. */
+function reversible(tx: AdminTransaction): boolean {
   return tx.status === 'completed' && tx.kind !== 'reversal';
 }
 
-/** Transactions (spec §2.17, §8): the ledger's transfers, each deletable (a reversal) after a confirm. */
+const KNOWN_KINDS = ['issuance', 'transfer', 'payment', 'reversal', 'payout'] as const;
+const KNOWN_STATUSES = ['completed', 'pending', 'voided', 'reversed', 'failed'] as const;
+const isOneOf = <T extends string>(list: readonly T[], value: string): value is T =>
+  (list as readonly string[]).includes(value);
+
+const COLUMNS = ['transaction', 'from', 'to', 'amount', 'status', 'date', 'actions'] as const;
+
+/**
+ * Transactions (spec §2.17, §8): the ledger's transfers. The books are append-only, so the spec's "delete"
+ * is a reversal: a new transfer back, after the spec's confirm ('Delete this transaction?') explains what
+ * reversing this row means (an issuance takes Hasta's value back out of the wallet; a transfer returns the
+ * money to its sender).
+ */
 export function TransactionsSection() {
+  const { t } = useTranslation(['admin', 'messages']);
   const headingId = useId();
   const queryClient = useQueryClient();
   const transactions = useQuery({
@@ -46,9 +60,17 @@ export function TransactionsSection() {
   );
   const party = (id: string | null, fallback: string): string =>
     id === null ? fallback : (names.get(id) ?? id);
+  const receiver = (tx: AdminTransaction): string =>
+    tx.to_merchant_id === null
+      ? party(tx.to_user_id, '—')
+      : t('transactions.merchant', { id: tx.to_merchant_id });
+  const kindText = (kind: string): string =>
+    isOneOf(KNOWN_KINDS, kind) ? t(`transactions.kinds.${kind}`) : kind;
+  const statusText = (status: string): string =>
+    isOneOf(KNOWN_STATUSES, status) ? t(`transactions.statuses.${status}`) : status;
   const [confirming, setConfirming] = useState<AdminTransaction | null>(null);
 
-  const remove = useMutation({
+  const reverse = useMutation({
     mutationFn: (txid: string) => deleteTransaction(txid),
     onSuccess: (answer) => {
       setConfirming(null);
@@ -58,7 +80,7 @@ export function TransactionsSection() {
     onError: (cause) => {
       setConfirming(null);
       toast.error(
-        `${messages.failedToDeleteTransactionPrefix}${errorMessage(cause, cause instanceof Error ? cause.message : messages.loginRequestFailed)}`,
+        `${t('messages:failedToDeleteTransactionPrefix')}${errorMessage(cause, cause instanceof Error ? cause.message : messages.loginRequestFailed)}`,
       );
       void queryClient.invalidateQueries({ queryKey: adminTransactionsQueryKey });
     },
@@ -67,95 +89,96 @@ export function TransactionsSection() {
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId} className="text-2xl font-semibold text-slate-900">
-        Transactions
+        {t('transactions.heading')}
       </h2>
-      <div className="mt-4">
-        {transactions.isPending ? <p className="text-slate-600">Loading transactions...</p> : null}
-        {transactions.isError ? (
-          <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
-            <p className="font-medium text-red-800">
-              {errorMessage(transactions.error, messages.failedToLoadTransactions)}
-            </p>
-            <button
-              type="button"
-              className={secondaryButtonClass}
-              onClick={() => void transactions.refetch()}
-            >
-              Retry
-            </button>
-          </div>
-        ) : null}
-        {transactions.isSuccess && transactions.data.length === 0 ? (
-          <p className="text-slate-600">No transactions yet.</p>
-        ) : null}
+      <div className="mt-4 space-y-4">
+        <ListState
+          query={transactions}
+          loadingText={t('transactions.loading')}
+          failureText={messages.failedToLoadTransactions}
+          emptyText={t('transactions.empty')}
+          isEmpty={(data) => data.length === 0}
+        />
         {transactions.isSuccess && transactions.data.length > 0 ? (
-          <div className="overflow-x-auto rounded-2xl border border-slate-200">
-            <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-              <thead className="bg-slate-50 text-slate-700">
-                <tr>
-                  {['Transaction', 'From', 'To', 'Amount', 'Status', 'Date', 'Actions'].map((label) => (
-                    <th key={label} scope="col" className="px-4 py-3 font-semibold">
-                      {label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200 bg-white">
-                {transactions.data.map((tx) => (
-                  <tr key={tx.txid}>
-                    <td className="px-4 py-3 font-mono text-slate-900" title={tx.txid}>
-                      {tx.txid.slice(0, 8)}
-                      <span className="block text-xs text-slate-600">{tx.kind}</span>
-                    </td>
-                    <td className="px-4 py-3 break-all text-slate-700">{party(tx.from_user_id, 'Hasta')}</td>
-                    <td className="px-4 py-3 break-all text-slate-700">
-                      {tx.to_merchant_id === null
-                        ? party(tx.to_user_id, '—')
-                        : `Merchant ${tx.to_merchant_id}`}
-                    </td>
-                    <td className="px-4 py-3 font-semibold text-slate-900">
-                      {formatInr(tx.amount, 'en-IN')}
-                    </td>
-                    <td className="px-4 py-3 text-slate-700">{tx.status}</td>
-                    <td className="px-4 py-3 text-slate-700">{formatDateTime(tx.created_at)}</td>
-                    <td className="px-4 py-3">
-                      {deletable(tx) ? (
-                        <button
-                          type="button"
-                          className={secondaryButtonClass}
-                          onClick={() => setConfirming(tx)}
-                        >
-                          Delete<span className="sr-only"> transaction {tx.txid.slice(0, 8)}</span>
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable columns={COLUMNS.map((column) => t(`transactions.columns.${column}`))}>
+            {transactions.data.map((tx) => (
+              <tr key={tx.txid}>
+                <td className={`${cellClass} font-mono text-slate-900`} title={tx.txid}>
+                  {tx.txid.slice(0, 8)}
+                  <span className="block font-sans text-xs whitespace-nowrap text-slate-600">
+                    {kindText(tx.kind)}
+                  </span>
+                </td>
+                <td
+                  className={`${cellClass} max-w-56 truncate whitespace-nowrap`}
+                  title={party(tx.from_user_id, 'Hasta')}
+                >
+                  {party(tx.from_user_id, 'Hasta')}
+                </td>
+                <td className={`${cellClass} max-w-56 truncate whitespace-nowrap`} title={receiver(tx)}>
+                  {receiver(tx)}
+                </td>
+                <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>
+                  {formatMoney(tx.amount)}
+                </td>
+                <td className={cellClass}>{statusText(tx.status)}</td>
+                <td className={`${cellClass} whitespace-nowrap`}>{formatDateTime(tx.created_at)}</td>
+                <td className="px-4 py-3">
+                  {reversible(tx) ? (
+                    <button
+                      type="button"
+                      className={secondaryButtonClass}
+                      aria-haspopup="dialog"
+                      onClick={() => setConfirming(tx)}
+                    >
+                      {t('transactions.reverse')}
+                      <span className="sr-only">
+                        {t('transactions.reverseFor', { id: tx.txid.slice(0, 8) })}
+                      </span>
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         ) : null}
       </div>
 
       <Modal
         open={confirming !== null}
-        title={messages.confirmDeleteTransaction}
+        title={t('messages:confirmDeleteTransaction')}
         onClose={() => setConfirming(null)}
       >
         {confirming === null ? null : (
           <div className="space-y-4">
             <p>
-              Transaction <code className="font-mono text-slate-900">{confirming.txid.slice(0, 8)}</code> of{' '}
-              <strong className="text-slate-900">{formatInr(confirming.amount, 'en-IN')}</strong> is reversed:
-              the money goes back to its sender.
+              <Trans
+                t={t}
+                i18nKey={
+                  confirming.kind === 'issuance'
+                    ? 'transactions.reverseIssuance'
+                    : 'transactions.reverseTransfer'
+                }
+                values={{
+                  id: confirming.txid.slice(0, 8),
+                  amount: formatMoney(confirming.amount),
+                  from: party(confirming.from_user_id, 'Hasta'),
+                  to: receiver(confirming),
+                }}
+                components={{
+                  code: <code className="font-mono text-slate-900" />,
+                  strong: <strong className="text-slate-900" />,
+                }}
+              />
             </p>
+            <p className="text-sm text-slate-700">{t('transactions.reverseRefused')}</p>
             <button
               type="button"
               className={`${dangerButtonClass} ${disabledClass}`}
-              disabled={remove.isPending}
-              onClick={() => remove.mutate(confirming.txid)}
+              disabled={reverse.isPending}
+              onClick={() => reverse.mutate(confirming.txid)}
             >
-              {remove.isPending ? 'Deleting...' : 'Confirm delete'}
+              {reverse.isPending ? t('transactions.reversing') : t('transactions.confirmReverse')}
             </button>
           </div>
         )}

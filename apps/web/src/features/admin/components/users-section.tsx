@@ -1,13 +1,12 @@
 import { ADMIN_USERS_PAGE_SIZE_DEFAULT } from '@hasta/contracts/auth';
 import { COPY_CONFIRMATION_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
-import { formatInr } from '@hasta/ledger/money';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-hot-toast';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { Modal } from '../../../components/modal';
 import {
@@ -19,7 +18,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { useFormatters } from '../../../lib/i18n-format';
+import { formatMoney, useFormatters } from '../../../lib/i18n-format';
 import { adminUsersQueryKey, fetchAdminUsersPage, fetchAllAdminUsers, resetUserPassword } from '../api/users';
 import type { AdminUserRow, UsersPageRequest } from '../api/users';
 import { downloadCsv, USERS_CSV_FILE_NAME, usersCsv } from '../utils/users-csv';
@@ -27,7 +26,6 @@ import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen 
 import { RewardsSummary } from './rewards-summary';
 
 const PAGE_SIZES = [10, 25, 50, 100] as const;
-const numberFormat = new Intl.NumberFormat('en-IN');
 
 /** A readable name for a user in dialogs: username, with the email or phone. */
 function describeUser(user: AdminUserRow): string {
@@ -51,6 +49,8 @@ export function palmRegisterHref(user: AdminUserRow, hand: Hand): string {
  * their ledger balance and palm status, per-hand Register palm links, password reset and the CSV export.
  */
 export function UsersSection() {
+  const { t } = useTranslation(['admin', 'messages']);
+  const numberFormat = { format: useFormatters().number };
   const headingId = useId();
   const searchId = useId();
   const hintId = useId();
@@ -86,7 +86,7 @@ export function UsersSection() {
     onError: (error) => {
       setConfirming(null);
       toast.error(
-        `${messages.failedToResetPasswordPrefix}${errorMessage(error, error instanceof Error ? error.message : messages.loginRequestFailed)}`,
+        `${t('messages:failedToResetPasswordPrefix')}${errorMessage(error, error instanceof Error ? error.message : messages.loginRequestFailed)}`,
       );
     },
   });
@@ -102,7 +102,7 @@ export function UsersSection() {
     },
     onError: (error) => {
       toast.error(
-        `${messages.failedToExportUsersPrefix}${errorMessage(error, error instanceof Error ? error.message : messages.loginRequestFailed)}`,
+        `${t('messages:failedToExportUsersPrefix')}${errorMessage(error, error instanceof Error ? error.message : messages.loginRequestFailed)}`,
       );
     },
     onSettled: () => setExported(null),
@@ -125,7 +125,7 @@ export function UsersSection() {
   return (
     <AdminSection
       headingId={headingId}
-      title="Users"
+      title={t('tabs.users')}
       actions={
         <button
           type="button"
@@ -133,20 +133,22 @@ export function UsersSection() {
           disabled={exportCsv.isPending}
           onClick={() => exportCsv.mutate()}
         >
-          {exportCsv.isPending ? `Exporting... ${numberFormat.format(exported ?? 0)} users` : 'Export CSV'}
+          {exportCsv.isPending
+            ? t('users.exporting', { number: numberFormat.format(exported ?? 0) })
+            : t('users.export')}
         </button>
       }
     >
       <RewardsSummary />
       <form
         role="search"
-        aria-label="User search"
+        aria-label={t('users.searchLabel')}
         className="flex flex-wrap items-end gap-3"
         onSubmit={submitSearch}
       >
         <div className="min-w-64 flex-1">
           <label htmlFor={searchId} className={labelClass}>
-            Search users
+            {t('users.search')}
           </label>
           <input
             id={searchId}
@@ -160,16 +162,16 @@ export function UsersSection() {
           />
         </div>
         <button type="submit" className={primaryButtonClass}>
-          Search
+          {t('users.searchButton')}
         </button>
         {search === '' ? null : (
           <button type="button" className={secondaryButtonClass} onClick={clearSearch}>
-            Clear search
+            {t('users.clear')}
           </button>
         )}
         <div>
           <label htmlFor={pageSizeId} className={labelClass}>
-            Rows per page
+            {t('users.rowsPerPage')}
           </label>
           <select
             id={pageSizeId}
@@ -188,36 +190,39 @@ export function UsersSection() {
           </select>
         </div>
         <p id={hintId} className="w-full text-sm text-slate-600">
-          Name, email or phone. One or two characters match the start of a name or email; three or more match
-          anywhere. Export CSV saves every user the search matches.
+          {t('users.hint')}
         </p>
       </form>
 
       <ListState
         query={users}
-        loadingText="Loading users..."
+        loadingText={t('users.loading')}
         failureText={messages.failedToLoadUsers}
-        emptyText={search === '' ? 'No users yet.' : `No users match “${search}”.`}
+        emptyText={search === '' ? t('users.empty') : t('users.noMatch', { search })}
         isEmpty={(data) => data.users.length === 0}
       />
 
       {page !== undefined && page.users.length > 0 ? (
         <>
           <p role="status" className="text-sm text-slate-700">
-            Showing {numberFormat.format(firstRow)}–{numberFormat.format(firstRow + page.users.length - 1)} of{' '}
-            {page.total_exact ? '' : 'more than '}
-            {numberFormat.format(page.total)} {page.total === 1 && page.total_exact ? 'user' : 'users'}
-            {search === '' ? '' : ` matching “${search}”`}
+            {t('users.showing', {
+              first: numberFormat.format(firstRow),
+              last: numberFormat.format(firstRow + page.users.length - 1),
+              more: page.total_exact ? '' : t('users.moreThan'),
+              total: numberFormat.format(page.total),
+              noun: page.total === 1 && page.total_exact ? t('users.user') : t('users.usersNoun'),
+              matching: search === '' ? '' : t('users.matching', { search }),
+            })}
           </p>
           <UsersTable users={page.users} busy={users.isPlaceholderData} onReset={setConfirming} />
-          <nav aria-label="Users pages" className="flex flex-wrap gap-3">
+          <nav aria-label={t('users.pagesLabel')} className="flex flex-wrap gap-3">
             <button
               type="button"
               className={`${secondaryButtonClass} ${disabledClass}`}
               disabled={cursors.length === 0 || users.isPlaceholderData}
               onClick={() => setCursors((stack) => stack.slice(0, -1))}
             >
-              Previous page
+              {t('users.previous')}
             </button>
             <button
               type="button"
@@ -228,19 +233,22 @@ export function UsersSection() {
                 if (next !== null) setCursors((stack) => [...stack, next]);
               }}
             >
-              Next page
+              {t('users.next')}
             </button>
           </nav>
         </>
       ) : null}
 
-      <Modal open={confirming !== null} title="Reset password?" onClose={() => setConfirming(null)}>
+      <Modal open={confirming !== null} title={t('users.resetTitle')} onClose={() => setConfirming(null)}>
         {confirming === null ? null : (
           <div className="space-y-4">
             <p>
-              Reset the password of <strong className="text-slate-900">{describeUser(confirming)}</strong>?
-              They get a temporary password, must choose a new one at their next login, and their current
-              sessions end.
+              <Trans
+                t={t}
+                i18nKey="users.resetBody"
+                values={{ user: describeUser(confirming) }}
+                components={{ strong: <strong className="text-slate-900" /> }}
+              />
             </p>
             <button
               type="button"
@@ -248,13 +256,13 @@ export function UsersSection() {
               disabled={reset.isPending}
               onClick={() => reset.mutate(confirming)}
             >
-              {reset.isPending ? 'Resetting...' : 'Confirm reset'}
+              {reset.isPending ? t('users.resetting') : t('users.confirmReset')}
             </button>
           </div>
         )}
       </Modal>
 
-      <Modal open={result !== null} title="Temporary password" onClose={() => setResult(null)}>
+      <Modal open={result !== null} title={t('users.temporaryTitle')} onClose={() => setResult(null)}>
         {result === null ? null : (
           <TemporaryPassword userLabel={describeUser(result.user)} password={result.temporaryPassword} />
         )}
@@ -264,17 +272,17 @@ export function UsersSection() {
 }
 
 const COLUMNS = [
-  'Name',
-  'Email',
-  'Phone',
-  'Balance',
-  'Points',
-  'Tier',
-  'Role',
-  'Left Palm',
-  'Right Palm',
-  'Created',
-  'Actions',
+  'name',
+  'email',
+  'phone',
+  'balance',
+  'points',
+  'tier',
+  'role',
+  'leftPalm',
+  'rightPalm',
+  'created',
+  'actions',
 ] as const;
 
 function UsersTable({
@@ -286,37 +294,51 @@ function UsersTable({
   busy: boolean;
   onReset: (user: AdminUserRow) => void;
 }) {
-  const { t } = useTranslation('rewards');
+  const { t } = useTranslation('admin');
+  // The rewards columns (issue 24) come from the rewards texts.
+  const { t: rewardsText } = useTranslation('rewards');
   const format = useFormatters();
-  // The rewards columns (issue 24) in the page's language.
-  const columns = COLUMNS.map((column) =>
-    column === 'Points' ? t('admin.points') : column === 'Tier' ? t('admin.tier') : column,
-  );
+  const yesNo = (hash: string | null): string =>
+    hash !== null ? t('users.registered') : t('users.notRegistered');
+  const columnLabel = (column: (typeof COLUMNS)[number]): string =>
+    column === 'points'
+      ? rewardsText('admin.points')
+      : column === 'tier'
+        ? rewardsText('admin.tier')
+        : t(`users.columns.${column}`);
   return (
-    <AdminTable columns={columns} busy={busy}>
+    <AdminTable columns={COLUMNS.map(columnLabel)} busy={busy}>
       {users.map((user) => (
         <tr key={user.id}>
-          <td className={`${cellClass} font-medium text-slate-900`}>{user.username}</td>
-          <td className={`${cellClass} break-all`}>{user.email ?? '—'}</td>
+          <td className={`${cellClass} max-w-48 truncate font-medium text-slate-900`} title={user.username}>
+            {user.username}
+          </td>
+          {/* One line: a long address is cut with an ellipsis, the whole of it on hover. */}
+          <td className={`${cellClass} max-w-64 truncate whitespace-nowrap`} title={user.email ?? undefined}>
+            {user.email ?? '—'}
+          </td>
           <td className={`${cellClass} whitespace-nowrap`}>{user.phone ?? '—'}</td>
           <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>
-            {formatInr(user.balance, 'en-IN')}
+            {formatMoney(user.balance)}
           </td>
           <td className={`${cellClass} whitespace-nowrap`}>{format.number(user.points ?? 0)}</td>
           <td className={cellClass}>
-            {user.tier === null || user.tier === undefined ? t('admin.noTier') : t(`tiers.${user.tier}`)}
+            {user.tier === null || user.tier === undefined
+              ? rewardsText('admin.noTier')
+              : rewardsText(`tiers.${user.tier}`)}
           </td>
-          <td className={cellClass}>{user.role}</td>
-          <td className={cellClass}>{user.left_palm_hash !== null ? 'YES' : 'NO'}</td>
-          <td className={cellClass}>{user.right_palm_hash !== null ? 'YES' : 'NO'}</td>
+          <td className={cellClass}>{t(`users.roles.${user.role}`, { defaultValue: user.role })}</td>
+          <td className={cellClass}>{yesNo(user.left_palm_hash)}</td>
+          <td className={cellClass}>{yesNo(user.right_palm_hash)}</td>
           <td className={`${cellClass} whitespace-nowrap`}>{formatDate(user.created_at)}</td>
           <td className="px-4 py-3">
-            <div className="flex flex-wrap gap-2">
+            <RowActions label={t('users.actionsMenu')} name={user.username}>
               <PalmActions user={user} />
               <button type="button" className={secondaryButtonClass} onClick={() => onReset(user)}>
-                Reset password<span className="sr-only"> for {user.username}</span>
+                {t('users.resetPassword')}
+                <span className="sr-only">{t('users.forUser', { user: user.username })}</span>
               </button>
-            </div>
+            </RowActions>
           </td>
         </tr>
       ))}
@@ -325,13 +347,36 @@ function UsersTable({
 }
 
 /**
+ * A row's actions behind one "Actions" button (a disclosure), so a row stays one line high; opened, they
+ * stack below it inside the cell.
+ */
+function RowActions({ label, name, children }: { label: string; name: string; children: ReactNode }) {
+  return (
+    <details className="group">
+      <summary
+        className={`${secondaryButtonClass} cursor-pointer list-none whitespace-nowrap [&::-webkit-details-marker]:hidden`}
+      >
+        {label}
+        <span className="sr-only"> {name}</span>
+        <span aria-hidden="true" className="ml-1 inline-block transition-transform group-open:rotate-180">
+          ▾
+        </span>
+      </summary>
+      <div className="mt-2 flex flex-col items-stretch gap-2">{children}</div>
+    </details>
+  );
+}
+
+/**
  * Spec §2.17: a Register button for each hand without a palm (its `*_palm_hash` is null, spec §3); both shown
  * disabled once both hands are registered.
  */
 function PalmActions({ user }: { user: AdminUserRow }) {
+  const { t } = useTranslation('admin');
+  const forUser = t('users.forUser', { user: user.username });
   const hands: Array<{ hand: Hand; label: string; registered: boolean }> = [
-    { hand: 'left', label: 'Register Left Palm', registered: user.left_palm_hash !== null },
-    { hand: 'right', label: 'Register Right Palm', registered: user.right_palm_hash !== null },
+    { hand: 'left', label: t('users.registerLeft'), registered: user.left_palm_hash !== null },
+    { hand: 'right', label: t('users.registerRight'), registered: user.right_palm_hash !== null },
   ];
   const both = hands.every(({ registered }) => registered);
   return (
@@ -341,7 +386,7 @@ function PalmActions({ user }: { user: AdminUserRow }) {
           return (
             <button key={hand} type="button" className={`${secondaryButtonClass} ${disabledClass}`} disabled>
               {label}
-              <span className="sr-only"> for {user.username}</span>
+              <span className="sr-only">{forUser}</span>
             </button>
           );
         }
@@ -349,7 +394,7 @@ function PalmActions({ user }: { user: AdminUserRow }) {
         return (
           <Link key={hand} to={palmRegisterHref(user, hand)} className={secondaryButtonClass}>
             {label}
-            <span className="sr-only"> for {user.username}</span>
+            <span className="sr-only">{forUser}</span>
           </Link>
         );
       })}
@@ -359,6 +404,7 @@ function PalmActions({ user }: { user: AdminUserRow }) {
 
 /** Shown once: the server keeps only a hash. */
 function TemporaryPassword({ userLabel, password }: { userLabel: string; password: string }) {
+  const { t } = useTranslation(['admin', 'app', 'messages']);
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
@@ -370,11 +416,15 @@ function TemporaryPassword({ userLabel, password }: { userLabel: string; passwor
   return (
     <div className="space-y-4">
       <p>
-        The password of <strong className="text-slate-900">{userLabel}</strong> was reset. Give them this
-        temporary password; they must change it at their next login. It is shown only once.
+        <Trans
+          t={t}
+          i18nKey="users.temporaryBody"
+          values={{ user: userLabel }}
+          components={{ strong: <strong className="text-slate-900" /> }}
+        />
       </p>
       <div className="flex flex-wrap items-center gap-3">
-        <span className="text-sm font-medium text-slate-700">Temporary password:</span>
+        <span className="text-sm font-medium text-slate-700">{t('users.temporaryLabel')}</span>
         <code className="rounded-lg bg-slate-100 px-3 py-2 font-mono text-base text-slate-900 select-all">
           {password}
         </code>
@@ -384,11 +434,11 @@ function TemporaryPassword({ userLabel, password }: { userLabel: string; passwor
           onClick={() => {
             navigator.clipboard.writeText(password).then(
               () => setCopied(true),
-              () => toast.error('Copy failed: select the password and copy it by hand.'),
+              () => toast.error(t('users.copyFailed')),
             );
           }}
         >
-          {copied ? 'Copied!' : 'Copy'}
+          {copied ? t('messages:copied') : t('app:actions.copy')}
         </button>
       </div>
     </div>

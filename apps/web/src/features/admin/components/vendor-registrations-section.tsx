@@ -1,7 +1,9 @@
+import { VENDOR_INTERESTS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from 'react-hot-toast';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { Modal } from '../../../components/modal';
 import { disabledClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
@@ -12,16 +14,26 @@ import type { VendorRegistration } from '../api/public-forms-admin';
 import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen } from './admin-list';
 
 const COLUMNS = [
-  'Business',
-  'Owner',
-  'Email',
-  'Phone',
-  'Address',
-  'Interests',
-  'Comments',
-  'Received',
-  'Merchant',
+  'business',
+  'owner',
+  'email',
+  'phone',
+  'address',
+  'interests',
+  'comments',
+  'received',
+  'merchant',
 ] as const;
+
+/** Each interest's label in `admin:vendors.interests` (the value stored is the spec's English label). */
+const INTEREST_KEYS = {
+  'PalmPOS Integration': 'pos',
+  'PalmKiosk Setup': 'kiosk',
+  'API Integration': 'api',
+} as const satisfies Record<(typeof VENDOR_INTERESTS)[number], string>;
+
+const isKnownInterest = (interest: string): interest is keyof typeof INTEREST_KEYS =>
+  (VENDOR_INTERESTS as readonly string[]).includes(interest);
 
 /**
  * Vendor Registrations (spec §2.17): the vendor form's registrations. Approving one makes its owner a
@@ -29,6 +41,7 @@ const COLUMNS = [
  * owner is emailed.
  */
 export function VendorRegistrationsSection() {
+  const { t } = useTranslation(['admin', 'messages']);
   const headingId = useId();
   const queryClient = useQueryClient();
   const registrations = useQuery({
@@ -49,23 +62,23 @@ export function VendorRegistrationsSection() {
     onError: (cause) => {
       setConfirming(null);
       toast.error(
-        `${messages.failedToApproveVendorPrefix}${errorMessage(cause, cause instanceof Error ? cause.message : messages.loginRequestFailed)}`,
+        `${t('messages:failedToApproveVendorPrefix')}${errorMessage(cause, cause instanceof Error ? cause.message : messages.loginRequestFailed)}`,
       );
       void queryClient.invalidateQueries({ queryKey: vendorRegistrationsQueryKey });
     },
   });
 
   return (
-    <AdminSection headingId={headingId} title="Vendor Registrations">
+    <AdminSection headingId={headingId} title={t('vendors.heading')}>
       <ListState
         query={registrations}
-        loadingText="Loading vendor registrations..."
+        loadingText={t('vendors.loading')}
         failureText={messages.failedToLoadVendorRegistrations}
-        emptyText="No vendor registrations yet."
+        emptyText={t('vendors.empty')}
         isEmpty={(data) => data.length === 0}
       />
       {registrations.isSuccess && registrations.data.length > 0 ? (
-        <AdminTable columns={COLUMNS}>
+        <AdminTable columns={COLUMNS.map((column) => t(`vendors.columns.${column}`))}>
           {registrations.data.map((registration) => (
             <tr key={registration.id}>
               <td className={`${cellClass} font-medium text-slate-900`}>{registration.business_name}</td>
@@ -74,7 +87,15 @@ export function VendorRegistrationsSection() {
               <td className={`${cellClass} whitespace-nowrap`}>{registration.phone}</td>
               <td className={`${cellClass} max-w-xs`}>{registration.address}</td>
               <td className={cellClass}>
-                {registration.interests.length === 0 ? '—' : registration.interests.join(', ')}
+                {registration.interests.length === 0
+                  ? '—'
+                  : registration.interests
+                      .map((interest) =>
+                        isKnownInterest(interest)
+                          ? t(`vendors.interests.${INTEREST_KEYS[interest]}`)
+                          : interest,
+                      )
+                      .join(', ')}
               </td>
               <td className={`${cellClass} max-w-xs whitespace-pre-line`}>{registration.comments || '—'}</td>
               <td className={`${cellClass} whitespace-nowrap`}>{formatDate(registration.created_at)}</td>
@@ -85,10 +106,11 @@ export function VendorRegistrationsSection() {
                     className={secondaryButtonClass}
                     onClick={() => setConfirming(registration)}
                   >
-                    Approve<span className="sr-only"> {registration.business_name}</span>
+                    {t('vendors.approve')}
+                    <span className="sr-only"> {registration.business_name}</span>
                   </button>
                 ) : (
-                  <span className="font-medium text-emerald-800">Approved</span>
+                  <span className="font-medium text-emerald-800">{t('vendors.approved')}</span>
                 )}
               </td>
             </tr>
@@ -96,13 +118,20 @@ export function VendorRegistrationsSection() {
         </AdminTable>
       ) : null}
 
-      <Modal open={confirming !== null} title="Approve this vendor?" onClose={() => setConfirming(null)}>
+      <Modal open={confirming !== null} title={t('vendors.confirmTitle')} onClose={() => setConfirming(null)}>
         {confirming === null ? null : (
           <div className="space-y-4">
             <p>
-              <strong className="text-slate-900">{confirming.business_name}</strong> becomes a merchant.
-              {` ${confirming.owner_name}`} ({confirming.email}) gets a merchant account and an email with how
-              to log in.
+              <Trans
+                t={t}
+                i18nKey="vendors.confirmBody"
+                values={{
+                  business: confirming.business_name,
+                  owner: confirming.owner_name,
+                  email: confirming.email,
+                }}
+                components={{ strong: <strong className="text-slate-900" /> }}
+              />
             </p>
             <button
               type="button"
@@ -110,7 +139,7 @@ export function VendorRegistrationsSection() {
               disabled={approve.isPending}
               onClick={() => approve.mutate(confirming)}
             >
-              {approve.isPending ? 'Approving...' : 'Confirm approval'}
+              {approve.isPending ? t('vendors.approving') : t('vendors.confirm')}
             </button>
           </div>
         )}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Page } from '../../../components/page';
 import { PasskeysList } from '../../../components/passkeys-list';
@@ -14,18 +15,18 @@ import { TransactionsSection } from '../components/transactions-section';
 import { UsersSection } from '../components/users-section';
 import { VendorRegistrationsSection } from '../components/vendor-registrations-section';
 
-const TABS = [
-  { key: 'users', label: 'Users' },
-  { key: 'send-value', label: 'Send Value' },
-  { key: 'transactions', label: 'Transactions' },
-  { key: 'applicants', label: 'Applicants' },
-  { key: 'inquiries', label: 'Inquiries' },
-  { key: 'vendor-registrations', label: 'Vendor Registrations' },
-  { key: 'kiosk-applications', label: 'Kiosk Applications' },
-  { key: 'merchants', label: 'Merchants' },
-  { key: 'disputes', label: 'Disputes' },
+const TAB_KEYS = [
+  'users',
+  'send-value',
+  'transactions',
+  'applicants',
+  'inquiries',
+  'vendor-registrations',
+  'kiosk-applications',
+  'merchants',
+  'disputes',
 ] as const;
-type TabKey = (typeof TABS)[number]['key'];
+type TabKey = (typeof TAB_KEYS)[number];
 
 const SECTIONS: Record<TabKey, ComponentType> = {
   users: UsersSection,
@@ -41,14 +42,13 @@ const SECTIONS: Record<TabKey, ComponentType> = {
 
 /** The admin dashboard (spec §2.17): only the open tab is mounted, so each loads its list when it opens. */
 export function AdminDashboardRoute() {
+  const { t } = useTranslation('admin');
   const [tab, setTab] = useState<TabKey>('users');
   const Section = SECTIONS[tab];
+  const tabs = TAB_KEYS.map((key) => ({ key, label: t(`tabs.${key}`) }));
   return (
-    <Page
-      title="Admin Dashboard"
-      lead="Manage users, balances and transactions, the public site's sign-ups, merchants, and disputed palm payments."
-    >
-      <Tabs label="Admin sections" tabs={TABS} active={tab} onChange={setTab}>
+    <Page title={t('title')} lead={t('lead')}>
+      <Tabs label={t('tabsLabel')} tabs={tabs} active={tab} onChange={setTab}>
         <Section key={tab} />
       </Tabs>
       <PasskeysList headingLevel={2} />

@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
 
 import { FormAlert, TextField } from '../../../components/form-field';
 import { disabledClass, linkButtonClass, primaryButtonClass } from '../../../components/ui-classes';
@@ -22,10 +23,13 @@ interface ForcedPasswordChangeProps {
 }
 
 /**
- * After an admin reset the user must choose a new password before going on (the server refuses everything
- * else until then). The temporary password is the current one.
+ * After an admin reset, or at a new store owner's first sign-in with the temporary password of their welcome
+ * email, the user must choose a new password before going on (the server refuses everything else until
+ * then). The temporary password is the current one; the page says which of the two this is.
  */
 export function ForcedPasswordChange({ user, knownPassword, onDone, onCancel }: ForcedPasswordChangeProps) {
+  const { t } = useTranslation(['auth', 'messages']);
+  const first = user.first_sign_in === true;
   const errorId = useId();
   const form = useForm<ChangePasswordFormValues>({
     resolver: zodResolver(changePasswordFormSchema),
@@ -59,15 +63,15 @@ export function ForcedPasswordChange({ user, knownPassword, onDone, onCancel }: 
     >
       <div>
         <h2 id={`${errorId}-title`} className="text-xl font-semibold text-slate-900">
-          Choose a new password
+          {first ? t('forced.firstTitle') : t('forced.title')}
         </h2>
         <p className="mt-1 text-slate-600">
-          Your password was reset by an administrator. {messages.passwordChangeRequired}
+          {first ? t('forced.first') : t('forced.reset')} {t('messages:passwordChangeRequired')}
         </p>
       </div>
       {knownPassword === null ? (
         <TextField
-          label="Temporary password"
+          label={t('forced.temporary')}
           type="password"
           autoComplete="current-password"
           invalid={errors.currentPassword !== undefined}
@@ -76,7 +80,7 @@ export function ForcedPasswordChange({ user, knownPassword, onDone, onCancel }: 
         />
       ) : null}
       <TextField
-        label="New password"
+        label={t('forced.new')}
         type="password"
         autoComplete="new-password"
         autoFocus
@@ -85,7 +89,7 @@ export function ForcedPasswordChange({ user, knownPassword, onDone, onCancel }: 
         {...form.register('newPassword')}
       />
       <TextField
-        label="Confirm new password"
+        label={t('forced.confirm')}
         type="password"
         autoComplete="new-password"
         invalid={errors.confirmPassword !== undefined}
@@ -95,10 +99,10 @@ export function ForcedPasswordChange({ user, knownPassword, onDone, onCancel }: 
       <FormAlert id={errorId} message={message} />
       <div className="flex flex-wrap items-center gap-4">
         <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={save.isPending}>
-          {save.isPending ? 'Changing...' : 'Save New Password'}
+          {save.isPending ? t('forced.saving') : t('forced.save')}
         </button>
         <button type="button" className={linkButtonClass} onClick={onCancel}>
-          Back to login
+          {t('forced.back')}
         </button>
       </div>
     </form>

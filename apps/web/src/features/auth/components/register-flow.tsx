@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { FormAlert, FormStatus, TextField } from '../../../components/form-field';
@@ -44,6 +45,7 @@ const sentText = (contact: Contact): string =>
   contact.channel === 'email' ? messages.otpSentEmail : messages.otpSentPhone;
 
 export function RegisterFlow() {
+  const { t } = useTranslation('auth');
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const errorId = useId();
@@ -224,7 +226,7 @@ export function RegisterFlow() {
           })}
         >
           <TextField
-            label="Username"
+            label={t('register.username')}
             autoComplete="username"
             invalid={form.formState.errors.username !== undefined}
             errorId={errorId}
@@ -232,9 +234,9 @@ export function RegisterFlow() {
             {...form.register('username')}
           />
           <TextField
-            label="Email or phone number"
+            label={t('register.contact')}
             autoComplete="email"
-            hint="We send a 6-digit verification code to it."
+            hint={t('register.contactHint')}
             invalid={form.formState.errors.contact !== undefined}
             errorId={errorId}
             readOnly={send.isPending}
@@ -246,7 +248,7 @@ export function RegisterFlow() {
             className={`${primaryButtonClass} ${disabledClass}`}
             disabled={send.isPending}
           >
-            {send.isPending ? 'Sending...' : 'Send Verification Code'}
+            {send.isPending ? t('register.sending') : t('register.send')}
           </button>
         </form>
       ) : null}

@@ -1,6 +1,6 @@
-import { PRODUCT_NAME } from '@hasta/contracts/constants';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 
 import { Page } from '../../../components/page';
 import { cardClass, textLinkClass } from '../../../components/ui-classes';
@@ -13,15 +13,16 @@ export function RegisterRoute() {
   const [params] = useSearchParams();
   const ref = params.get('ref');
   useEffect(() => rememberReferral(ref), [ref]);
+  const { t } = useTranslation(['auth', 'meta']);
   return (
-    <Page title={`Create your ${PRODUCT_NAME} account`}>
+    <Page title={t('meta:pages.register.title')}>
       <div className={`${cardClass} max-w-lg`}>
         <RegisterFlow />
       </div>
       <p className="mt-6 text-slate-600">
-        Already have an account?{' '}
+        {t('register.haveAccount')}{' '}
         <Link to="/login" className={textLinkClass}>
-          Login
+          {t('register.login')}
         </Link>
       </p>
     </Page>

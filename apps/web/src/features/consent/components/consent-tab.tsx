@@ -1,9 +1,9 @@
 import { messages } from '@hasta/contracts/messages';
-import { PALM_CONSENT_NOTICE } from '@hasta/contracts/palm';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
 
 import { Modal } from '../../../components/modal';
 import { StepUpCode } from '../../../components/step-up-code';
@@ -39,15 +39,6 @@ function hasPalmHash(hash: string | null): hash is string {
 const preview = (hash: string): string =>
   hash.length > HASH_PREVIEW_CHARS ? `${hash.slice(0, HASH_PREVIEW_CHARS)}…` : hash;
 
-const EVENT_LABELS: Readonly<Record<ConsentEvent['type'], string>> = {
-  'consent.granted': 'Consent given',
-  'consent.withdrawn': 'Consent withdrawn',
-  'palm.enrolled': 'Palm registered',
-  'palm.erased': 'Palm data erased',
-};
-
-const handName = (hand: 'left' | 'right'): string => (hand === 'left' ? 'Left hand' : 'Right hand');
-
 /**
  * The Consent tab (spec §2.11, and the DPDP Act 2023: consent per purpose, withdrawn as easily as given,
  * data erased on request): whether palm payments are active, the hash preview, the registered hands, each
@@ -55,6 +46,7 @@ const handName = (hand: 'left' | 'right'): string => (hand === 'left' ? 'Left ha
  * again and Erase palm data, each confirmed first.
  */
 export function ConsentTab({ palmHash, onChanged }: ConsentTabProps) {
+  const { t } = useTranslation(['consent', 'app']);
   const headingId = useId();
   const queryClient = useQueryClient();
   // The dialog keeps its last change while it closes, so its title never goes blank.
@@ -87,17 +79,17 @@ export function ConsentTab({ palmHash, onChanged }: ConsentTabProps) {
   const status = consent.data?.status;
   const withdrawn = status === 'withdrawn';
   const headline = withdrawn
-    ? 'Consent withdrawn'
+    ? t('headlineWithdrawn')
     : hash !== null
-      ? 'Active & Verified'
-      : 'Palm not registered';
+      ? t('headlineActive')
+      : t('headlineNone');
 
   return (
     <section aria-labelledby={headingId} className={`${cardClass} space-y-6`}>
       <PalmPayPaused />
       <div>
         <h2 id={headingId} className="text-xl font-semibold text-slate-900">
-          Palm consent
+          {t('heading')}
         </h2>
         <p
           className={`mt-3 text-lg font-semibold ${withdrawn ? 'text-amber-800' : hash !== null ? 'text-emerald-800' : 'text-slate-900'}`}
@@ -105,25 +97,19 @@ export function ConsentTab({ palmHash, onChanged }: ConsentTabProps) {
         >
           {headline}
         </p>
-        {withdrawn ? (
-          <p className="mt-1 text-slate-700">
-            Palm payments are stopped for your account until you give consent again.
-          </p>
-        ) : null}
+        {withdrawn ? <p className="mt-1 text-slate-700">{t('stopped')}</p> : null}
         <div className="mt-4">
-          <p className="text-sm text-slate-600">Hash preview</p>
+          <p className="text-sm text-slate-600">{t('hashPreview')}</p>
           <p className="font-mono break-all text-slate-900" data-testid="consent-hash">
-            {hash === null ? 'No biometric data found' : preview(hash)}
+            {hash === null ? t('noBiometric') : preview(hash)}
           </p>
         </div>
-        <p className="mt-4 text-sm text-slate-700">
-          Only an irreversible hash of your palm is kept. The original biometric data is never stored.
-        </p>
+        <p className="mt-4 text-sm text-slate-700">{t('onlyHash')}</p>
       </div>
 
       {consent.isPending ? (
         <p role="status" className="text-slate-600">
-          Loading consent...
+          {t('loading')}
         </p>
       ) : null}
       {consent.isError ? (
@@ -132,7 +118,7 @@ export function ConsentTab({ palmHash, onChanged }: ConsentTabProps) {
             {errorMessage(consent.error, messages.loginRequestFailed)}
           </p>
           <button type="button" className={secondaryButtonClass} onClick={() => void consent.refetch()}>
-            Retry
+            {t('app:actions.retry')}
           </button>
         </div>
       ) : null}
@@ -146,7 +132,7 @@ export function ConsentTab({ palmHash, onChanged }: ConsentTabProps) {
         />
       )}
 
-      <Modal open={dialog.open} title={CONFIRM_TITLES[dialog.change]} onClose={closeDialog}>
+      <Modal open={dialog.open} title={t(`titles.${dialog.change}`)} onClose={closeDialog}>
         <div className="space-y-4">
           <ConfirmText change={dialog.change} />
           <button
@@ -155,7 +141,7 @@ export function ConsentTab({ palmHash, onChanged }: ConsentTabProps) {
             disabled={change.isPending}
             onClick={() => change.mutate(dialog.change)}
           >
-            {change.isPending ? 'Saving...' : CONFIRM_BUTTONS[dialog.change]}
+            {change.isPending ? t('saving') : t(`buttons.${dialog.change}`)}
           </button>
         </div>
       </Modal>
@@ -163,41 +149,18 @@ export function ConsentTab({ palmHash, onChanged }: ConsentTabProps) {
   );
 }
 
-const CONFIRM_TITLES: Readonly<Record<ConsentChange, string>> = {
-  withdraw: 'Withdraw consent?',
-  restore: 'Give consent again?',
-  erase: 'Erase palm data?',
-};
-
-const CONFIRM_BUTTONS: Readonly<Record<ConsentChange, string>> = {
-  withdraw: 'Confirm withdrawal',
-  restore: 'I agree: give consent again',
-  erase: 'Erase permanently',
-};
-
 function ConfirmText({ change }: { change: ConsentChange }) {
-  if (change === 'withdraw') {
-    return (
-      <p>
-        Palm payments stop for your account: nobody can pay with your palm until you give consent again. Your
-        protected palm template is kept so that you can; erase your palm data to remove it.
-      </p>
-    );
-  }
+  const { t } = useTranslation(['consent', 'app']);
+  if (change === 'withdraw') return <p>{t('withdrawText')}</p>;
   if (change === 'restore') {
     return (
       <>
-        <p>{PALM_CONSENT_NOTICE}</p>
-        <p>Giving consent again lets your registered palm pay again.</p>
+        <p>{t('app:palmConsentNotice')}</p>
+        <p>{t('restoreText')}</p>
       </>
     );
   }
-  return (
-    <p>
-      Your protected palm templates for both hands are deleted for good. This cannot be undone: to pay with
-      your palm again you must register it again. Your consent history stays, as the record of what happened.
-    </p>
-  );
+  return <p>{t('eraseText')}</p>;
 }
 
 interface ConsentDetailsProps {
@@ -209,16 +172,19 @@ interface ConsentDetailsProps {
 }
 
 function ConsentDetails({ consent, busy, onWithdraw, onRestore, onErase }: ConsentDetailsProps) {
+  const { t } = useTranslation(['consent', 'app']);
+  const handName = (hand: 'left' | 'right'): string => t(`app:hands.${hand}`);
+  const eventLabel = (type: ConsentEvent['type']): string => t(`events.${type}`);
   const handsId = useId();
   const eventsId = useId();
   return (
     <>
       <div>
         <h3 id={handsId} className="font-semibold text-slate-900">
-          Registered hands
+          {t('registeredHands')}
         </h3>
         {consent.hands.length === 0 ? (
-          <p className="mt-2 text-slate-700">No hand is registered.</p>
+          <p className="mt-2 text-slate-700">{t('noHand')}</p>
         ) : (
           <ul aria-labelledby={handsId} className="mt-2 space-y-2">
             {consent.hands.map((hand) => (
@@ -228,7 +194,7 @@ function ConsentDetails({ consent, busy, onWithdraw, onRestore, onErase }: Conse
                   {preview(hand.palm_hash)}
                 </span>
                 <span className="block text-sm text-slate-600">
-                  Registered {formatDateTime(hand.registered_at)}
+                  {t('registeredAt', { when: formatDateTime(hand.registered_at) })}
                 </span>
               </li>
             ))}
@@ -244,7 +210,7 @@ function ConsentDetails({ consent, busy, onWithdraw, onRestore, onErase }: Conse
             disabled={busy}
             onClick={onWithdraw}
           >
-            Withdraw consent
+            {t('withdraw')}
           </button>
         ) : null}
         {consent.status === 'withdrawn' ? (
@@ -254,7 +220,7 @@ function ConsentDetails({ consent, busy, onWithdraw, onRestore, onErase }: Conse
             disabled={busy}
             onClick={onRestore}
           >
-            Give consent again
+            {t('restore')}
           </button>
         ) : null}
         {consent.hands.length > 0 ? (
@@ -264,25 +230,23 @@ function ConsentDetails({ consent, busy, onWithdraw, onRestore, onErase }: Conse
             disabled={busy}
             onClick={onErase}
           >
-            Erase palm data
+            {t('erase')}
           </button>
         ) : null}
         {consent.status === 'none' ? (
           <Link to="/palm-register" className={primaryButtonClass}>
-            Register Palm
+            {t('registerPalm')}
           </Link>
         ) : null}
       </div>
 
       <div>
         <h3 id={eventsId} className="font-semibold text-slate-900">
-          Consent record
+          {t('record')}
         </h3>
-        <p className="mt-1 text-sm text-slate-700">
-          Each event is written to Hasta’s public, append-only log; its receipt proves it is there.
-        </p>
+        <p className="mt-1 text-sm text-slate-700">{t('recordIntro')}</p>
         {consent.events.length === 0 ? (
-          <p className="mt-2 text-slate-700">No consent events yet.</p>
+          <p className="mt-2 text-slate-700">{t('noEvents')}</p>
         ) : (
           <ul
             aria-labelledby={eventsId}
@@ -292,8 +256,12 @@ function ConsentDetails({ consent, busy, onWithdraw, onRestore, onErase }: Conse
               <li key={event.id} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2">
                 <div>
                   <p className="font-medium text-slate-900">
-                    {EVENT_LABELS[event.type]}
-                    {event.hand === null ? '' : ` (${handName(event.hand).toLowerCase()})`}
+                    {event.hand === null
+                      ? eventLabel(event.type)
+                      : t('eventHand', {
+                          event: eventLabel(event.type),
+                          hand: handName(event.hand).toLocaleLowerCase(),
+                        })}
                   </p>
                   <p className="text-sm text-slate-600">{formatDateTime(event.created_at)}</p>
                 </div>
@@ -301,10 +269,12 @@ function ConsentDetails({ consent, busy, onWithdraw, onRestore, onErase }: Conse
                   to={`/verify?id=${encodeURIComponent(event.id)}`}
                   className={`${textLinkClass} text-sm`}
                 >
-                  Verify receipt
+                  {t('verifyReceipt')}
                   <span className="sr-only">
-                    {' '}
-                    for {EVENT_LABELS[event.type].toLowerCase()}, {formatDateTime(event.created_at)}
+                    {t('verifyFor', {
+                      event: eventLabel(event.type).toLocaleLowerCase(),
+                      when: formatDateTime(event.created_at),
+                    })}
                   </span>
                 </Link>
               </li>
@@ -321,6 +291,7 @@ function ConsentDetails({ consent, busy, onWithdraw, onRestore, onErase }: Conse
  * which needs a fresh code to the person's own phone or email. Shows nothing while palm pay is on.
  */
 function PalmPayPaused() {
+  const { t } = useTranslation('consent');
   const queryClient = useQueryClient();
   const [turningOn, setTurningOn] = useState(false);
   const status = useQuery({
@@ -344,20 +315,20 @@ function PalmPayPaused() {
   return (
     <div
       role="region"
-      aria-label="Palm pay paused"
+      aria-label={t('pausedLabel')}
       className="space-y-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-4"
     >
-      <p className="font-semibold text-amber-950">Palm pay is paused for your account</p>
+      <p className="font-semibold text-amber-950">{t('pausedTitle')}</p>
       <p className="text-amber-950">
         {status.data.frozen_at === null
-          ? 'Nobody can pay with your palm until you turn palm pay back on.'
-          : `Paused on ${formatDateTime(status.data.frozen_at)} after a payment was reported as not yours. Nobody can pay with your palm until you turn palm pay back on.`}
+          ? t('pausedBody')
+          : t('pausedSince', { when: formatDateTime(status.data.frozen_at) })}
       </p>
       {turningOn ? (
         <div className="rounded-lg bg-white px-4 py-4">
           <StepUpCode
             purpose="palm_unfreeze"
-            intro={<p>Turning palm pay back on needs a code we send to your own phone or email.</p>}
+            intro={<p>{t('turnOnIntro')}</p>}
             onVerified={() => unfreeze.mutate()}
           />
         </div>
@@ -368,7 +339,7 @@ function PalmPayPaused() {
           disabled={unfreeze.isPending}
           onClick={() => setTurningOn(true)}
         >
-          Turn palm pay back on
+          {t('turnOn')}
         </button>
       )}
     </div>

@@ -46,10 +46,16 @@ export function HeroActions() {
             >
               {label}
             </Link>
+            {/*
+              Out of the layout until shown (display, not visibility: an invisible box still widens a phone's
+              page); the last one opens leftwards from the button's right edge, so it stays on screen.
+            */}
             <span
               id={tooltipId}
               role="tooltip"
-              className="pointer-events-none invisible absolute left-1/2 top-full z-10 mt-2 w-max max-w-56 -translate-x-1/2 rounded-md bg-slate-900 px-3 py-1.5 text-xs font-medium text-white shadow-lg group-focus-within:visible group-hover:visible"
+              className={`pointer-events-none absolute top-full z-10 mt-2 hidden w-max max-w-56 rounded-md bg-slate-900 px-3 py-1.5 text-xs font-medium text-white shadow-lg group-focus-within:block group-hover:block ${
+                index === ACTIONS.length - 1 ? 'right-0' : 'left-1/2 -translate-x-1/2'
+              }`}
             >
               {t('hero.loginRequired')}
             </span>

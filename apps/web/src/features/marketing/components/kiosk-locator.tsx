@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { primaryButtonClass, secondaryButtonClass, textLinkClass } from '../../../components/ui-classes';
 import { useKiosks } from '../api/kiosks';
 import { KIOSK_QUERY_MAX_LENGTH } from '../kiosk-search';
+import { kioskText } from '../kiosk-text';
 
 // Leaflet and its stylesheet load only when someone opens the locator.
 const KioskMap = lazy(() => import('./kiosk-map'));
@@ -13,20 +14,21 @@ const controlClass =
   'block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700';
 
 function KioskEntry({ kiosk }: { kiosk: Kiosk }) {
-  const { t } = useTranslation('marketing');
+  const { t, i18n } = useTranslation('marketing');
+  const text = kioskText(kiosk, i18n.language);
   const status = kiosk.status === 'Active' ? t('kiosk.statusValues.Active') : kiosk.status;
   const type = kiosk.type === 'Registration kiosk' ? t('kiosk.typeValues.Registration kiosk') : kiosk.type;
   return (
     <li className="rounded-lg border border-slate-200 p-3">
-      <h3 className="font-semibold text-slate-900">{kiosk.name}</h3>
-      <p className="text-sm">{kiosk.address}</p>
+      <h3 className="font-semibold text-slate-900">{text.name}</h3>
+      <p className="text-sm">{text.address}</p>
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
         <dt className="text-slate-600">{t('kiosk.status')}</dt>
         <dd className="font-medium text-emerald-800">{status}</dd>
         <dt className="text-slate-600">{t('kiosk.type')}</dt>
         <dd className="text-slate-900">{type}</dd>
         <dt className="text-slate-600">{t('kiosk.hours')}</dt>
-        <dd className="text-slate-900">{kiosk.hours}</dd>
+        <dd className="text-slate-900">{text.hours}</dd>
       </dl>
     </li>
   );

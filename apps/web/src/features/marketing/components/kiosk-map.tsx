@@ -9,6 +9,8 @@ import markerShadowUrl from 'leaflet/dist/images/marker-shadow.png';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { kioskText } from '../kiosk-text';
+
 /** OpenStreetMap's standard tiles: the one map host the server's CSP allows (img-src). */
 const TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const TILE_ATTRIBUTION =
@@ -35,13 +37,13 @@ const KIOSK_ICON = icon({
   shadowSize: [41, 41],
 });
 
-function popupContent(kiosk: Kiosk): HTMLElement {
+function popupContent(text: { name: string; address: string }): HTMLElement {
   // Built as nodes, never as HTML text: the names come from the server.
   const root = document.createElement('div');
   const name = document.createElement('strong');
-  name.textContent = kiosk.name;
+  name.textContent = text.name;
   const address = document.createElement('div');
-  address.textContent = kiosk.address;
+  address.textContent = text.address;
   root.append(name, address);
   return root;
 }
@@ -52,7 +54,8 @@ function popupContent(kiosk: Kiosk): HTMLElement {
  * beside it already holds everything.
  */
 export default function KioskMap({ kiosks }: { kiosks: readonly Kiosk[] }) {
-  const { t } = useTranslation('marketing');
+  const { t, i18n } = useTranslation('marketing');
+  const language = i18n.language;
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<{ map: LeafletMap; markers: LayerGroup } | null>(null);
   const boundsRef = useRef<LatLngBoundsExpression>(INDIA_BOUNDS);
@@ -94,8 +97,9 @@ export default function KioskMap({ kiosks }: { kiosks: readonly Kiosk[] }) {
     if (current === null) return;
     current.markers.clearLayers();
     for (const kiosk of kiosks) {
-      marker([kiosk.lat, kiosk.lng], { icon: KIOSK_ICON, title: kiosk.name, alt: kiosk.name })
-        .bindPopup(popupContent(kiosk))
+      const text = kioskText(kiosk, language);
+      marker([kiosk.lat, kiosk.lng], { icon: KIOSK_ICON, title: text.name, alt: text.name })
+        .bindPopup(popupContent(text))
         .addTo(current.markers);
     }
     boundsRef.current =
@@ -106,7 +110,7 @@ export default function KioskMap({ kiosks }: { kiosks: readonly Kiosk[] }) {
         maxZoom: MAX_FIT_ZOOM,
       });
     }
-  }, [kiosks]);
+  }, [kiosks, language]);
 
   return (
     <div>

@@ -1,10 +1,10 @@
-import { messages } from '@hasta/contracts/messages';
-import { formatInr } from '@hasta/ledger/money';
 import { useId, useState } from 'react';
 import type { ComponentType, FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { AmountField, FormAlert } from '../../../components/form-field';
 import { cardClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
+import { formatMoney } from '../../../lib/i18n-format';
 import { checkAmount } from '../utils/amount';
 
 /**
@@ -42,8 +42,35 @@ interface AcceptPalmTabProps {
   onPaid: () => void;
 }
 
+/**
+ * The palm payment went through: the spec's 'Transaction Successful!' and 'The payment has been processed.',
+ * with the amount and who paid (masked as the store sees payers: "A. ••••3210"), read from the store's
+ * newest payment of that amount once the payments list has reloaded.
+ */
+/** The result: the catalogue's success texts and the line that names the amount and the (masked) payer. */
+function PaymentDone({ summary, onClose }: { summary: string; onClose: () => void }) {
+  const { t } = useTranslation(['merchant', 'messages']);
+  return (
+    <section aria-labelledby="payment-done" role="status" className={`${cardClass} text-center`}>
+      <h3 id="payment-done" className="text-xl font-bold text-emerald-800">
+        {t('messages:transactionSuccessful')}
+      </h3>
+      <p className="mt-2 text-slate-700">{t('messages:paymentProcessed')}</p>
+      {summary === '' ? null : (
+        <p className="mt-2 text-lg font-semibold break-words text-slate-900" data-testid="payment-summary">
+          {summary}
+        </p>
+      )}
+      <button type="button" className={`${primaryButtonClass} mt-4`} onClick={onClose}>
+        {t('acceptPalm.close')}
+      </button>
+    </section>
+  );
+}
+
 /** Accept Palm tab (spec §2.16, §4 "Merchant palm payment form", §5.9): amount, palm scan, success. */
 export function AcceptPalmTab({ scanner: Scanner, storeName, onUseQr, onPaid }: AcceptPalmTabProps) {
+  const { t } = useTranslation(['merchant', 'messages']);
   const alertId = useId();
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [amount, setAmount] = useState('');
@@ -67,14 +94,10 @@ export function AcceptPalmTab({ scanner: Scanner, storeName, onUseQr, onPaid }: 
 
   return (
     <div className="max-w-xl space-y-6">
-      <p className="text-slate-700">
-        Take a payment with the customer&apos;s palm: enter the amount, then the customer places their palm on
-        the scanner and the money arrives in your store balance.
-      </p>
+      <p className="text-slate-700">{t('acceptPalm.intro')}</p>
       {Scanner === undefined ? (
         <p className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
-          Palm acceptance needs the palm scanner, which is not connected to this dashboard yet, so no palm
-          payment can be taken here. Customers can pay you by scanning your store&apos;s QR code instead.
+          {t('acceptPalm.noScanner')}
         </p>
       ) : null}
 
@@ -87,18 +110,18 @@ export function AcceptPalmTab({ scanner: Scanner, storeName, onUseQr, onPaid }: 
             setStep({ kind: 'amount' });
           }}
         >
-          Process Payment
+          {t('acceptPalm.process')}
         </button>
       ) : null}
 
       {step.kind === 'amount' ? (
         <section aria-labelledby="process-transaction" className={cardClass}>
           <h3 id="process-transaction" className="text-lg font-semibold text-slate-900">
-            Process Transaction
+            {t('acceptPalm.formTitle')}
           </h3>
           <form noValidate aria-labelledby="process-transaction" className="mt-4 space-y-4" onSubmit={submit}>
             <AmountField
-              label="Amount (INR)"
+              label={t('acceptPalm.amount')}
               required
               value={amount}
               invalid={error !== null}
@@ -108,10 +131,10 @@ export function AcceptPalmTab({ scanner: Scanner, storeName, onUseQr, onPaid }: 
             <FormAlert id={alertId} message={error} />
             <div className="flex flex-wrap gap-3">
               <button type="submit" className={primaryButtonClass}>
-                Continue to Palm Scan
+                {t('acceptPalm.continue')}
               </button>
               <button type="button" className={secondaryButtonClass} onClick={close}>
-                Cancel
+                {t('acceptPalm.cancel')}
               </button>
             </div>
           </form>
@@ -121,24 +144,23 @@ export function AcceptPalmTab({ scanner: Scanner, storeName, onUseQr, onPaid }: 
       {step.kind === 'scan' ? (
         <section aria-labelledby="palm-scan-step" className={cardClass}>
           <h3 id="palm-scan-step" className="text-lg font-semibold text-slate-900">
-            Palm scan for {formatInr(step.text, 'en-IN')}
+            {t('acceptPalm.scanFor', { amount: formatMoney(step.text) })}
           </h3>
           {Scanner === undefined ? (
             <>
               <p className="mt-2 text-slate-700">
-                No palm scanner is connected, so no payment was taken. To be paid{' '}
-                {formatInr(step.text, 'en-IN')} now, show the customer a QR code for this amount.
+                {t('acceptPalm.noScannerStep', { amount: formatMoney(step.text) })}
               </p>
               <div className="mt-4 flex flex-wrap gap-3">
                 <button type="button" className={primaryButtonClass} onClick={() => onUseQr(step.text)}>
-                  Show a QR code for {formatInr(step.text, 'en-IN')}
+                  {t('acceptPalm.showQr', { amount: formatMoney(step.text) })}
                 </button>
                 <button
                   type="button"
                   className={secondaryButtonClass}
                   onClick={() => setStep({ kind: 'amount' })}
                 >
-                  Back
+                  {t('acceptPalm.back')}
                 </button>
               </div>
             </>
@@ -160,22 +182,7 @@ export function AcceptPalmTab({ scanner: Scanner, storeName, onUseQr, onPaid }: 
         </section>
       ) : null}
 
-      {step.kind === 'done' ? (
-        <section aria-labelledby="payment-done" role="status" className={`${cardClass} text-center`}>
-          <h3 id="payment-done" className="text-xl font-bold text-emerald-800">
-            {messages.transactionSuccessful}
-          </h3>
-          <p className="mt-2 text-slate-700">{messages.paymentProcessed}</p>
-          {step.summary === '' ? null : (
-            <p className="mt-1 font-semibold text-slate-900" data-testid="payment-summary">
-              {step.summary}
-            </p>
-          )}
-          <button type="button" className={`${primaryButtonClass} mt-4`} onClick={close}>
-            Close
-          </button>
-        </section>
-      ) : null}
+      {step.kind === 'done' ? <PaymentDone summary={step.summary} onClose={close} /> : null}
     </div>
   );
 }

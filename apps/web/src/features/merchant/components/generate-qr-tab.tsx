@@ -1,11 +1,11 @@
 import { messages } from '@hasta/contracts/messages';
 import { QR_LABEL_MAX_CHARS } from '@hasta/contracts/qr';
 import type { QrCode } from '@hasta/contracts/qr';
-import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { AmountField, FormAlert, TextField } from '../../../components/form-field';
 import { QrCodeCanvas, qrPngDataUrl } from '../../../components/qr-code-canvas';
@@ -18,6 +18,7 @@ import {
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/date-format';
+import { formatMoney } from '../../../lib/i18n-format';
 import { createQrCode, fetchQrCodes, merchantKeys } from '../api/merchant';
 import { checkOptionalAmount } from '../utils/amount';
 
@@ -60,6 +61,7 @@ interface GenerateQrTabProps {
 
 /** Generate QR tab (spec §2.16): payment codes for the store, optionally for a fixed amount; scans counted. */
 export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) {
+  const { t } = useTranslation(['merchant', 'app']);
   const alertId = useId();
   const titleId = useId();
   const queryClient = useQueryClient();
@@ -114,21 +116,21 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
         onSubmit={submit}
       >
         <h3 id={titleId} className="text-lg font-semibold text-slate-900">
-          New payment QR code
+          {t('qr.newTitle')}
         </h3>
         <AmountField
-          label="Amount (INR, optional)"
+          label={t('qr.amount')}
           value={amount}
           invalid={error !== null && error !== messages.qrLabelTooLong}
           errorId={alertId}
-          hint="Leave empty to let the customer type the amount."
+          hint={t('qr.amountHint')}
           onChange={(event) => setAmount(event.target.value)}
         />
         <TextField
-          label="Label (optional)"
+          label={t('qr.label')}
           maxLength={QR_LABEL_MAX_CHARS}
           value={label}
-          hint="Where the code goes, e.g. Counter 2."
+          hint={t('qr.labelHint')}
           onChange={(event) => setLabel(event.target.value)}
         />
         <FormAlert id={alertId} message={error} />
@@ -137,7 +139,7 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
           className={`${primaryButtonClass} ${disabledClass}`}
           disabled={create.isPending}
         >
-          {create.isPending ? 'Generating...' : 'Generate QR'}
+          {create.isPending ? t('qr.generating') : t('qr.generate')}
         </button>
       </form>
 
@@ -154,30 +156,38 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
             <div className="mt-4">
               <QrCodeCanvas
                 text={shown.uri}
-                label={`Payment QR code for ${storeName}${shown.amount === null ? '' : `, ${formatInr(shown.amount, 'en-IN')}`}`}
+                label={
+                  shown.amount === null
+                    ? t('qr.canvasLabel', { store: storeName })
+                    : t('qr.canvasLabelAmount', { store: storeName, amount: formatMoney(shown.amount) })
+                }
               />
             </div>
             <p className="mt-3 text-lg font-semibold text-slate-900">
-              {shown.amount === null ? 'Pay any amount' : `Pay ${formatInr(shown.amount, 'en-IN')}`}
+              {shown.amount === null ? t('qr.payAny') : t('qr.pay', { amount: formatMoney(shown.amount) })}
             </p>
             {shown.label === null ? null : <p className="text-slate-700">{shown.label}</p>}
-            <p className="mt-2 text-sm text-slate-600">Scan with Hasta to pay</p>
+            <p className="mt-2 text-sm text-slate-600">{t('qr.scanWith')}</p>
           </section>
           <div className="space-y-3">
             <p className="text-slate-700">
-              Scanned <strong data-testid="shown-qr-scans">{shown.scans}</strong>{' '}
-              {shown.scans === 1 ? 'time' : 'times'}
+              <Trans
+                t={t}
+                i18nKey="qr.scanned"
+                count={shown.scans}
+                components={{ strong: <strong data-testid="shown-qr-scans" /> }}
+              />
             </p>
             <div className="flex flex-wrap gap-3">
               <button type="button" className={primaryButtonClass} onClick={() => void downloadPng(shown)}>
-                Download PNG
+                {t('qr.download')}
               </button>
               <button type="button" className={secondaryButtonClass} onClick={printQrCard}>
-                Print
+                {t('qr.print')}
               </button>
             </div>
             <p className="max-w-sm text-xs break-all text-slate-600">
-              Code text:{' '}
+              {t('qr.codeText')}{' '}
               <span className="font-mono" data-testid="shown-qr-uri">
                 {shown.uri}
               </span>
@@ -188,44 +198,42 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
 
       <section aria-labelledby="store-qr-list">
         <h3 id="store-qr-list" className="text-lg font-semibold text-slate-900">
-          Your QR codes
+          {t('qr.yours')}
         </h3>
         {codes.isPending ? (
           <p role="status" className="mt-2 text-slate-600">
-            Loading QR codes...
+            {t('qr.loading')}
           </p>
         ) : null}
         {codes.isError ? (
           <div role="alert" className="mt-2 flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
             <p className="font-medium text-red-800">{errorMessage(codes.error, messages.requestFailed)}</p>
             <button type="button" className={secondaryButtonClass} onClick={() => void codes.refetch()}>
-              Retry
+              {t('app:actions.retry')}
             </button>
           </div>
         ) : null}
-        {codes.data?.length === 0 ? (
-          <p className="mt-2 text-slate-600">No QR codes yet. Generate one above.</p>
-        ) : null}
+        {codes.data?.length === 0 ? <p className="mt-2 text-slate-600">{t('qr.empty')}</p> : null}
         {codes.data === undefined || codes.data.length === 0 ? null : (
-          <div className="mt-3 overflow-x-auto">
+          <div className="relative mt-3 overflow-x-auto" tabIndex={0}>
             <table className="w-full min-w-[32rem] text-left text-sm">
-              <caption className="sr-only">Your QR codes</caption>
+              <caption className="sr-only">{t('qr.yours')}</caption>
               <thead className="border-b border-slate-200 text-slate-600">
                 <tr>
                   <th scope="col" className="py-2 pr-4 font-medium">
-                    Label
+                    {t('qr.columnLabel')}
                   </th>
                   <th scope="col" className="py-2 pr-4 font-medium">
-                    Amount
+                    {t('qr.columnAmount')}
                   </th>
                   <th scope="col" className="py-2 pr-4 font-medium">
-                    Scans
+                    {t('qr.columnScans')}
                   </th>
                   <th scope="col" className="py-2 pr-4 font-medium">
-                    Created
+                    {t('qr.columnCreated')}
                   </th>
                   <th scope="col" className="py-2 font-medium">
-                    <span className="sr-only">Show</span>
+                    <span className="sr-only">{t('qr.show')}</span>
                   </th>
                 </tr>
               </thead>
@@ -234,16 +242,16 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
                   <tr key={code.id}>
                     <td className="py-2 pr-4 text-slate-900">{code.label ?? '—'}</td>
                     <td className="py-2 pr-4 text-slate-900">
-                      {code.amount === null ? 'Any amount' : formatInr(code.amount, 'en-IN')}
+                      {code.amount === null ? t('qr.anyAmount') : formatMoney(code.amount)}
                     </td>
                     <td className="py-2 pr-4 text-slate-900">{code.scans}</td>
                     <td className="py-2 pr-4 text-slate-700">{formatDateTime(code.created_at)}</td>
                     <td className="py-2">
                       {code.id === shown?.id ? (
-                        <span className="text-sm text-slate-600">Shown</span>
+                        <span className="text-sm text-slate-600">{t('qr.shown')}</span>
                       ) : (
                         <button type="button" className={linkButtonClass} onClick={() => setSelected(code)}>
-                          Show
+                          {t('qr.show')}
                         </button>
                       )}
                     </td>

@@ -1,11 +1,13 @@
 import { TX_ID_SHOWN_CHARS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
-import { formatInr } from '@hasta/ledger/money';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 
 import { secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/date-format';
+import { formatMoney } from '../../../lib/i18n-format';
+import { statusText } from '../utils/status-text';
 import { fetchPayments, merchantKeys } from '../api/merchant';
 
 const STATUS_TONE: Record<string, string> = {
@@ -15,6 +17,7 @@ const STATUS_TONE: Record<string, string> = {
 
 /** Payments tab (spec §2.16, §3 "Merchant payment"): what the store received, newest first. */
 export function PaymentsTab() {
+  const { t } = useTranslation(['merchant', 'app']);
   const payments = useQuery({
     queryKey: merchantKeys.payments,
     queryFn: ({ signal }) => fetchPayments(signal),
@@ -24,7 +27,7 @@ export function PaymentsTab() {
   if (payments.isPending) {
     return (
       <p role="status" className="text-slate-600">
-        Loading payments...
+        {t('payments.loading')}
       </p>
     );
   }
@@ -35,34 +38,34 @@ export function PaymentsTab() {
           {errorMessage(payments.error, messages.failedToLoadTransactions)}
         </p>
         <button type="button" className={secondaryButtonClass} onClick={() => void payments.refetch()}>
-          Retry
+          {t('app:actions.retry')}
         </button>
       </div>
     );
   }
   if (payments.data.length === 0) {
-    return <p className="text-slate-600">No payments yet. Payments your customers make appear here.</p>;
+    return <p className="text-slate-600">{t('payments.empty')}</p>;
   }
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto" tabIndex={0}>
       <table className="w-full min-w-[36rem] text-left text-sm">
-        <caption className="sr-only">Payments received</caption>
+        <caption className="sr-only">{t('payments.caption')}</caption>
         <thead className="border-b border-slate-200 text-slate-600">
           <tr>
             <th scope="col" className="py-2 pr-4 font-medium">
-              Transaction
+              {t('payments.transaction')}
             </th>
             <th scope="col" className="py-2 pr-4 font-medium">
-              Amount
+              {t('payments.amount')}
             </th>
             <th scope="col" className="py-2 pr-4 font-medium">
-              Status
+              {t('payments.status')}
             </th>
             <th scope="col" className="py-2 pr-4 font-medium">
-              Time
+              {t('payments.time')}
             </th>
             <th scope="col" className="py-2 font-medium">
-              Customer
+              {t('payments.customer')}
             </th>
           </tr>
         </thead>
@@ -72,14 +75,14 @@ export function PaymentsTab() {
               <td className="py-2 pr-4 font-mono text-slate-900">
                 #{payment.txid.slice(0, TX_ID_SHOWN_CHARS)}
               </td>
-              <td className="py-2 pr-4 font-semibold text-slate-900">{formatInr(payment.amount, 'en-IN')}</td>
+              <td className="py-2 pr-4 font-semibold text-slate-900">{formatMoney(payment.amount)}</td>
               <td className="py-2 pr-4">
                 <span
                   className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
                     STATUS_TONE[payment.status] ?? 'bg-slate-100 text-slate-800'
                   }`}
                 >
-                  {payment.status}
+                  {statusText(payment.status)}
                 </span>
               </td>
               <td className="py-2 pr-4 text-slate-700">{formatDateTime(payment.created_at)}</td>

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { FormAlert, OtpField, TextField } from '../../../components/form-field';
 import {
@@ -19,6 +20,7 @@ import type { ContactChannel, MerchantSettings } from '../api/merchant';
 
 /** Settings tab (spec §2.16): store name, contact email and phone, notification choices; saved on the server. */
 export function SettingsTab() {
+  const { t } = useTranslation(['merchant', 'app']);
   const settings = useQuery({
     queryKey: merchantKeys.settings,
     queryFn: ({ signal }) => fetchSettings(signal),
@@ -27,7 +29,7 @@ export function SettingsTab() {
   if (settings.isPending) {
     return (
       <p role="status" className="text-slate-600">
-        Loading settings...
+        {t('settings.loading')}
       </p>
     );
   }
@@ -36,7 +38,7 @@ export function SettingsTab() {
       <div role="alert" className="flex flex-wrap items-center gap-4 rounded-lg bg-red-50 px-4 py-3">
         <p className="font-medium text-red-800">{errorMessage(settings.error, messages.requestFailed)}</p>
         <button type="button" className={secondaryButtonClass} onClick={() => void settings.refetch()}>
-          Retry
+          {t('app:actions.retry')}
         </button>
       </div>
     );
@@ -62,6 +64,7 @@ export function SettingsTab() {
  * (or none) until the code comes back.
  */
 function VerifyContact({ channel, address }: { channel: ContactChannel; address: string }) {
+  const { t } = useTranslation('merchant');
   const alertId = useId();
   const titleId = useId();
   const queryClient = useQueryClient();
@@ -83,7 +86,7 @@ function VerifyContact({ channel, address }: { channel: ContactChannel; address:
     },
     onError: (cause) => setError(errorMessage(cause, messages.failedToSendVerificationCode)),
   });
-  const what = channel === 'email' ? 'contact email' : 'contact phone';
+  const what = channel === 'email' ? t('settings.contactEmail') : t('settings.contactPhone');
 
   const submit = (event: FormEvent<HTMLFormElement>): void => {
     event.preventDefault();
@@ -104,13 +107,18 @@ function VerifyContact({ channel, address }: { channel: ContactChannel; address:
       onSubmit={submit}
     >
       <h3 id={titleId} className="text-lg font-semibold text-slate-900">
-        Verify your {what}
+        {t('settings.verifyTitle', { what })}
       </h3>
       <p className="text-slate-700">
-        We sent a code to <strong>{address}</strong>. Payers see this {what} once you enter it.
+        <Trans
+          t={t}
+          i18nKey="settings.verifyBody"
+          values={{ address, what }}
+          components={{ strong: <strong /> }}
+        />
       </p>
       <OtpField
-        label={`Code sent to your ${what}`}
+        label={t('settings.codeLabel', { what })}
         autoComplete="one-time-code"
         value={otp}
         invalid={error !== null}
@@ -124,7 +132,7 @@ function VerifyContact({ channel, address }: { channel: ContactChannel; address:
           className={`${primaryButtonClass} ${disabledClass}`}
           disabled={verify.isPending}
         >
-          {verify.isPending ? 'Verifying...' : 'Verify'}
+          {verify.isPending ? t('settings.verifying') : t('settings.verify')}
         </button>
         <button
           type="button"
@@ -132,7 +140,7 @@ function VerifyContact({ channel, address }: { channel: ContactChannel; address:
           disabled={resend.isPending}
           onClick={() => resend.mutate(channel)}
         >
-          {resend.isPending ? 'Sending...' : 'Send code again'}
+          {resend.isPending ? t('settings.sending') : t('settings.resend')}
         </button>
       </div>
     </form>
@@ -140,6 +148,7 @@ function VerifyContact({ channel, address }: { channel: ContactChannel; address:
 }
 
 function SettingsForm({ saved }: { saved: MerchantSettings }) {
+  const { t } = useTranslation('merchant');
   const alertId = useId();
   const queryClient = useQueryClient();
   const [storeName, setStoreName] = useState(saved.store_name);
@@ -188,40 +197,40 @@ function SettingsForm({ saved }: { saved: MerchantSettings }) {
   return (
     <form
       noValidate
-      aria-label="Store settings"
+      aria-label={t('settings.formLabel')}
       className={`${cardClass} max-w-xl space-y-4`}
       onSubmit={submit}
     >
       <TextField
-        label="Store name"
+        label={t('settings.storeName')}
         required
         maxLength={200}
         value={storeName}
         onChange={(event) => setStoreName(event.target.value)}
       />
       <TextField
-        label="Contact email"
+        label={t('settings.email')}
         type="email"
         autoComplete="email"
         value={email}
         onChange={(event) => setEmail(event.target.value)}
       />
       <TextField
-        label="Contact phone"
+        label={t('settings.phone')}
         type="tel"
         autoComplete="tel"
         value={phone}
         onChange={(event) => setPhone(event.target.value)}
       />
       <fieldset className="space-y-2">
-        <legend className="text-sm font-medium text-slate-800">Notifications</legend>
+        <legend className="text-sm font-medium text-slate-800">{t('settings.notifications')}</legend>
         <label className="flex items-center gap-2 text-slate-800">
           <input
             type="checkbox"
             checked={notifyEmail}
             onChange={(event) => setNotifyEmail(event.target.checked)}
           />
-          Email me when a withdrawal is settled or rejected
+          {t('settings.notifyEmail')}
         </label>
         <label className="flex items-center gap-2 text-slate-800">
           <input
@@ -229,12 +238,12 @@ function SettingsForm({ saved }: { saved: MerchantSettings }) {
             checked={notifySms}
             onChange={(event) => setNotifySms(event.target.checked)}
           />
-          Send me an SMS when a withdrawal is settled or rejected
+          {t('settings.notifySms')}
         </label>
       </fieldset>
       <FormAlert id={alertId} message={error} />
       <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={save.isPending}>
-        {save.isPending ? 'Saving...' : 'Save Settings'}
+        {save.isPending ? t('settings.saving') : t('settings.save')}
       </button>
     </form>
   );

@@ -1,9 +1,9 @@
 import { messages } from '@hasta/contracts/messages';
-import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { toast } from 'react-hot-toast';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { AmountField, FormAlert, TextField } from '../../../components/form-field';
 import { StepUpCode } from '../../../components/step-up-code';
@@ -16,6 +16,8 @@ import {
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/date-format';
+import { formatMoney } from '../../../lib/i18n-format';
+import { statusText } from '../utils/status-text';
 import {
   addBankAccount,
   fetchBankAccounts,
@@ -44,6 +46,7 @@ const accountText = (account: BankAccount) =>
  * the available balance); an admin then settles it (paid out) or rejects it (the money comes back).
  */
 export function WithdrawTab({ availableBalance }: { availableBalance: string }) {
+  const { t } = useTranslation(['merchant', 'app']);
   const queryClient = useQueryClient();
   const banks = useQuery({
     queryKey: merchantKeys.bankAccounts,
@@ -70,7 +73,7 @@ export function WithdrawTab({ availableBalance }: { availableBalance: string }) 
         />
         {banks.isPending ? (
           <p role="status" className="text-slate-600">
-            Loading bank accounts...
+            {t('withdraw.loadingBanks')}
           </p>
         ) : null}
         {banks.isError ? (
@@ -88,11 +91,11 @@ export function WithdrawTab({ availableBalance }: { availableBalance: string }) 
       </div>
       <section aria-labelledby="withdrawals-heading">
         <h3 id="withdrawals-heading" className="text-lg font-semibold text-slate-900">
-          Withdrawals
+          {t('withdraw.heading')}
         </h3>
         {withdrawals.isPending ? (
           <p role="status" className="mt-2 text-slate-600">
-            Loading withdrawals...
+            {t('withdraw.loading')}
           </p>
         ) : null}
         {withdrawals.isError ? (
@@ -101,23 +104,29 @@ export function WithdrawTab({ availableBalance }: { availableBalance: string }) 
               {errorMessage(withdrawals.error, messages.requestFailed)}
             </p>
             <button type="button" className={secondaryButtonClass} onClick={() => void withdrawals.refetch()}>
-              Retry
+              {t('app:actions.retry')}
             </button>
           </div>
         ) : null}
-        {withdrawals.data?.length === 0 ? <p className="mt-2 text-slate-600">No withdrawals yet.</p> : null}
+        {withdrawals.data?.length === 0 ? <p className="mt-2 text-slate-600">{t('withdraw.empty')}</p> : null}
         {withdrawals.data === undefined || withdrawals.data.length === 0 ? null : (
           <ul className="mt-3 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white">
             {withdrawals.data.map((withdrawal) => (
               <li
                 key={withdrawal.id}
-                aria-label={`Withdrawal ${formatInr(withdrawal.amount, 'en-IN')} ${withdrawal.status}`}
+                aria-label={t('withdraw.itemLabel', {
+                  amount: formatMoney(withdrawal.amount),
+                  status: statusText(withdrawal.status),
+                })}
                 className="flex flex-wrap items-center justify-between gap-2 px-4 py-3"
               >
                 <div>
-                  <p className="font-semibold text-slate-900">{formatInr(withdrawal.amount, 'en-IN')}</p>
+                  <p className="font-semibold text-slate-900">{formatMoney(withdrawal.amount)}</p>
                   <p className="text-sm text-slate-600">
-                    {formatDateTime(withdrawal.date)} · to ••••{withdrawal.bank_account_last4}
+                    {t('withdraw.to', {
+                      when: formatDateTime(withdrawal.date),
+                      last4: withdrawal.bank_account_last4,
+                    })}
                   </p>
                 </div>
                 <span
@@ -125,7 +134,7 @@ export function WithdrawTab({ availableBalance }: { availableBalance: string }) 
                     STATUS_TONE[withdrawal.status] ?? 'bg-slate-100 text-slate-800'
                   }`}
                 >
-                  {withdrawal.status}
+                  {statusText(withdrawal.status)}
                 </span>
               </li>
             ))}
@@ -145,6 +154,7 @@ interface WithdrawFormProps {
 }
 
 function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: WithdrawFormProps) {
+  const { t } = useTranslation('merchant');
   const alertId = useId();
   const titleId = useId();
   const [amount, setAmount] = useState('');
@@ -187,15 +197,20 @@ function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: Wit
     <div className="space-y-4">
       <form noValidate aria-labelledby={titleId} className={`${cardClass} space-y-4`} onSubmit={submit}>
         <h3 id={titleId} className="text-lg font-semibold text-slate-900">
-          Withdraw to your bank
+          {t('withdraw.formTitle')}
         </h3>
         <p className="text-slate-700">
-          Available to withdraw: <strong>{formatInr(availableBalance, 'en-IN')}</strong>
+          <Trans
+            t={t}
+            i18nKey="withdraw.available"
+            values={{ amount: formatMoney(availableBalance) }}
+            components={{ strong: <strong /> }}
+          />
         </p>
         <fieldset>
-          <legend className={labelClass}>Bank account</legend>
+          <legend className={labelClass}>{t('withdraw.bankAccount')}</legend>
           {banks.length === 0 ? (
-            <p className="mt-1 text-sm text-slate-600">No bank account yet: add one below.</p>
+            <p className="mt-1 text-sm text-slate-600">{t('withdraw.noBank')}</p>
           ) : (
             <div className="mt-2 space-y-2">
               {banks.map((bank) => (
@@ -217,7 +232,7 @@ function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: Wit
           )}
         </fieldset>
         <AmountField
-          label="Withdrawal amount (INR)"
+          label={t('withdraw.amount')}
           required
           value={amount}
           invalid={error !== null}
@@ -233,14 +248,14 @@ function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: Wit
           className={`${primaryButtonClass} ${disabledClass}`}
           disabled={withdraw.isPending}
         >
-          {withdraw.isPending ? 'Processing...' : 'Withdraw'}
+          {withdraw.isPending ? t('withdraw.processing') : t('withdraw.submit')}
         </button>
       </form>
       {waiting === null ? null : (
         <div className={cardClass}>
           <StepUpCode
             purpose="store_withdrawal"
-            intro="Before money leaves your store, enter the code we send to your own phone or email."
+            intro={t('withdraw.stepUp')}
             onVerified={() => {
               const request = waiting;
               setWaiting(null);
@@ -254,6 +269,7 @@ function WithdrawForm({ banks, bankId, onChoose, availableBalance, onDone }: Wit
 }
 
 function AddBankAccountForm({ onAdded }: { onAdded: (accounts: BankAccount[]) => void }) {
+  const { t } = useTranslation('merchant');
   const alertId = useId();
   const titleId = useId();
   const [holder, setHolder] = useState('');
@@ -305,32 +321,37 @@ function AddBankAccountForm({ onAdded }: { onAdded: (accounts: BankAccount[]) =>
     <div className="space-y-4">
       <form noValidate aria-labelledby={titleId} className={`${cardClass} space-y-4`} onSubmit={submit}>
         <h3 id={titleId} className="text-lg font-semibold text-slate-900">
-          Add a bank account
+          {t('withdraw.addTitle')}
         </h3>
         <TextField
-          label="Account holder name"
+          label={t('withdraw.holder')}
           autoComplete="name"
           value={holder}
           onChange={(e) => setHolder(e.target.value)}
         />
         <TextField
-          label="Account number"
+          label={t('withdraw.number')}
           inputMode="numeric"
           autoComplete="off"
           value={number}
           onChange={(e) => setNumber(e.target.value)}
         />
-        <TextField label="IFSC" autoComplete="off" value={ifsc} onChange={(e) => setIfsc(e.target.value)} />
+        <TextField
+          label={t('withdraw.ifsc')}
+          autoComplete="off"
+          value={ifsc}
+          onChange={(e) => setIfsc(e.target.value)}
+        />
         <FormAlert id={alertId} message={error} />
         <button type="submit" className={`${secondaryButtonClass} ${disabledClass}`} disabled={add.isPending}>
-          {add.isPending ? 'Saving...' : 'Save bank account'}
+          {add.isPending ? t('withdraw.saving') : t('withdraw.save')}
         </button>
       </form>
       {waiting === null ? null : (
         <div className={cardClass}>
           <StepUpCode
             purpose="store_bank_account"
-            intro="Before a bank account is added to your store, enter the code we send to your own phone or email."
+            intro={t('withdraw.addStepUp')}
             onVerified={() => {
               const account = waiting;
               setWaiting(null);

@@ -1,6 +1,7 @@
 import { messages } from '@hasta/contracts/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Page } from '../../../components/page';
@@ -16,31 +17,24 @@ import { SettingsTab } from '../components/settings-tab';
 import { SummaryFigures } from '../components/summary-figures';
 import { WithdrawTab } from '../components/withdraw-tab';
 
-const TABS = [
-  { key: 'payments', label: 'Payments' },
-  { key: 'accept-palm', label: 'Accept Palm' },
-  { key: 'generate-qr', label: 'Generate QR' },
-  { key: 'withdraw', label: 'Withdraw' },
-  { key: 'settings', label: 'Settings' },
-] as const;
-type TabKey = (typeof TABS)[number]['key'];
-
-const TITLE = 'Merchant Dashboard';
+const TAB_KEYS = ['payments', 'accept-palm', 'generate-qr', 'withdraw', 'settings'] as const;
+type TabKey = (typeof TAB_KEYS)[number];
 
 /** For a signed-in account that is not a merchant: whom the page is for, and how a store gets one. */
 export function NotAMerchantRoute() {
+  const { t } = useTranslation(['merchant', 'messages']);
   return (
-    <Page title={TITLE} lead="Accept palm and QR payments at your store.">
+    <Page title={t('title')} lead={t('lead')}>
       <div className={`${cardClass} max-w-2xl`}>
         <p className="text-slate-700">
-          {messages.merchantOnly} Stores get a merchant account once their vendor registration is approved.
+          {t('messages:merchantOnly')} {t('notMerchant')}
         </p>
         <p className="mt-4 flex flex-wrap gap-4">
           <Link to="/contact" className={textLinkClass}>
-            Register as a vendor
+            {t('registerVendor')}
           </Link>
           <Link to="/user-dashboard" className={textLinkClass}>
-            Go to your dashboard
+            {t('yourDashboard')}
           </Link>
         </p>
       </div>
@@ -58,6 +52,8 @@ interface StoreDashboardRouteProps {
  * signed-in store (the server refuses every call from anyone else). Each tab loads its data when it opens.
  */
 export function StoreDashboardRoute({ palmScanner }: StoreDashboardRouteProps) {
+  const { t } = useTranslation(['merchant', 'app']);
+  const tabs = TAB_KEYS.map((key) => ({ key, label: t(`tabs.${key}`) }));
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<TabKey>('payments');
   const [qrAmount, setQrAmount] = useState('');
@@ -71,13 +67,10 @@ export function StoreDashboardRoute({ palmScanner }: StoreDashboardRouteProps) {
   const data = summary.data;
 
   return (
-    <Page
-      title={TITLE}
-      lead={data === undefined ? 'Accept palm and QR payments at your store.' : `Welcome, ${data.store_name}`}
-    >
+    <Page title={t('title')} lead={data === undefined ? t('lead') : t('welcome', { store: data.store_name })}>
       {summary.isPending ? (
         <p role="status" className="text-slate-600">
-          Loading dashboard...
+          {t('loading')}
         </p>
       ) : null}
       {summary.isError ? (
@@ -86,7 +79,7 @@ export function StoreDashboardRoute({ palmScanner }: StoreDashboardRouteProps) {
             {errorMessage(summary.error, messages.failedToLoadDashboard)}
           </p>
           <button type="button" className={secondaryButtonClass} onClick={() => void summary.refetch()}>
-            Retry
+            {t('app:actions.retry')}
           </button>
         </div>
       ) : null}
@@ -95,8 +88,8 @@ export function StoreDashboardRoute({ palmScanner }: StoreDashboardRouteProps) {
           <SummaryFigures summary={data} />
           <div className="mt-10">
             <Tabs
-              label="Store sections"
-              tabs={TABS}
+              label={t('tabsLabel')}
+              tabs={tabs}
               active={tab}
               onChange={(next) => {
                 setTab(next);

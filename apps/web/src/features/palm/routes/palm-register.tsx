@@ -59,6 +59,7 @@ const APPROVAL_POLL_MS = 3000;
  * they approve (success), decline or it expires (error, Try Again).
  */
 export function PalmRegisterRoute() {
+  const { t } = useTranslation(['app', 'meta', 'messages']);
   const user = useStoredUser();
   const navigate = useNavigate();
   const location = useLocation();
@@ -127,18 +128,18 @@ export function PalmRegisterRoute() {
 
   const goBackButton = (
     <button type="button" className={secondaryButtonClass} onClick={goBack}>
-      Go Back
+      {t('app:palmRegister.goBack')}
     </button>
   );
 
   if (user === null) {
     return (
-      <Page title="Palm Registration" lead="Register your left hand, your right hand, or both.">
+      <Page title={t('meta:pages.palmRegister.title')} lead={t('app:palmRegister.lead')}>
         <div className={`${cardClass} max-w-2xl space-y-4`}>
           <p role="alert" className="text-slate-800">
-            {messages.userNotFoundLogin}{' '}
+            {t('messages:userNotFoundLogin')}{' '}
             <Link to={buildLoginPath(location)} className={textLinkClass}>
-              Login
+              {t('app:palmRegister.login')}
             </Link>
           </p>
           {goBackButton}
@@ -150,7 +151,7 @@ export function PalmRegisterRoute() {
   const continueText = hands === null ? null : continueLabel(hands, admin);
 
   return (
-    <Page title="Palm Registration" lead="Register your left hand, your right hand, or both.">
+    <Page title={t('meta:pages.palmRegister.title')} lead={t('app:palmRegister.lead')}>
       <div className="max-w-2xl space-y-6">
         {params.adminMode && targetLabel !== null ? (
           <p className="rounded-lg border border-sky-300 bg-sky-50 px-4 py-3 text-sm text-sky-950">

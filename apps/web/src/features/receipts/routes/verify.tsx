@@ -1,9 +1,11 @@
 import { verifyReceipt, type ReceiptVerification } from '@hasta/tlog/receipt';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 
 import { Page } from '../../../components/page';
+import { errorMessage } from '../../../lib/api-client';
 import { fetchLogKey, fetchReceipt } from '../api/receipts';
 
 const MAX_RECEIPT_BYTES = 256 * 1024;
@@ -14,6 +16,7 @@ const MAX_RECEIPT_BYTES = 256 * 1024;
  * can be replaced by one from another source). `?id=<transaction id>` loads one of the user's receipts.
  */
 export function VerifyRoute() {
+  const { t } = useTranslation('receipts');
   const [params] = useSearchParams();
   const id = params.get('id');
   const receiptFieldId = useId();
@@ -39,7 +42,7 @@ export function VerifyRoute() {
     try {
       parsed = JSON.parse(receiptText);
     } catch {
-      setResult({ ok: false, reason: 'the receipt is not valid JSON' });
+      setResult({ ok: false, reason: t('notJson') });
       return;
     }
     setResult(verifyReceipt(parsed, keyText.trim()));
@@ -48,7 +51,7 @@ export function VerifyRoute() {
   async function readFile(file: File | undefined) {
     if (!file) return;
     if (file.size > MAX_RECEIPT_BYTES) {
-      setResult({ ok: false, reason: 'the file is too large to be a receipt' });
+      setResult({ ok: false, reason: t('tooLarge') });
       return;
     }
     setReceiptText(await file.text());
@@ -65,20 +68,17 @@ export function VerifyRoute() {
   }
 
   return (
-    <Page
-      title="Verify a receipt"
-      lead="A receipt proves that a payment or consent event is recorded in Hasta’s public, append-only log. It is checked here, in your browser: the log’s signature on its checkpoint and the proof that the entry is in it."
-    >
+    <Page title={t('title')} lead={t('lead')}>
       <div className="grid gap-6">
-        {id !== null && loaded.isPending ? <p role="status">Loading your receipt…</p> : null}
+        {id !== null && loaded.isPending ? <p role="status">{t('loading')}</p> : null}
         {loaded.error ? (
           <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-800">
-            {loaded.error.message}
+            {errorMessage(loaded.error, loaded.error.message)}
           </p>
         ) : null}
         <div>
           <label htmlFor={receiptFieldId} className="block font-medium text-slate-900">
-            Receipt (JSON)
+            {t('receipt')}
           </label>
           <textarea
             id={receiptFieldId}
@@ -93,7 +93,7 @@ export function VerifyRoute() {
           />
           <div className="mt-2 flex flex-wrap items-center gap-3">
             <label className="cursor-pointer rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-900 hover:bg-slate-50">
-              Open a receipt file
+              {t('open')}
               <input
                 type="file"
                 accept="application/json,.json"
@@ -107,14 +107,14 @@ export function VerifyRoute() {
                 onClick={download}
                 className="rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-900 hover:bg-slate-50"
               >
-                Download receipt
+                {t('download')}
               </button>
             ) : null}
           </div>
         </div>
         <div>
           <label htmlFor={keyFieldId} className="block font-medium text-slate-900">
-            Log verifier key
+            {t('key')}
           </label>
           <input
             id={keyFieldId}
@@ -126,9 +126,7 @@ export function VerifyRoute() {
             spellCheck={false}
             className="mt-2 w-full rounded-lg border border-slate-300 p-3 font-mono text-sm text-slate-900"
           />
-          <p className="mt-1 text-sm text-slate-600">
-            Filled in from this server. For an independent check, paste the key from a source you trust.
-          </p>
+          <p className="mt-1 text-sm text-slate-600">{t('keyHint')}</p>
         </div>
         <div>
           <button
@@ -137,7 +135,7 @@ export function VerifyRoute() {
             disabled={receiptText.trim() === '' || keyText.trim() === ''}
             className="rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800 disabled:opacity-60"
           >
-            Verify
+            {t('verify')}
           </button>
         </div>
         <VerificationResult result={result} />
@@ -151,35 +149,36 @@ function VerificationResult({
 }: {
   result: ReceiptVerification | { ok: false; reason: string } | null;
 }) {
+  const { t } = useTranslation('receipts');
   if (result === null) return null;
   if (!result.ok) {
     return (
       <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-900">
-        <p className="font-semibold">This receipt does not verify</p>
-        <p className="mt-1">Reason: {result.reason}</p>
+        <p className="font-semibold">{t('failed')}</p>
+        <p className="mt-1">{t('reason', { reason: result.reason })}</p>
       </div>
     );
   }
   const { entry, checkpoint, anchor } = result;
   return (
     <div role="status" className="rounded-lg border border-green-200 bg-green-50 p-4 text-green-900">
-      <p className="font-semibold">Receipt verified</p>
+      <p className="font-semibold">{t('verified')}</p>
       <dl className="mt-2 grid gap-1 sm:grid-cols-[max-content_1fr] sm:gap-x-4">
-        <dt>Event</dt>
+        <dt>{t('event')}</dt>
         <dd>{entry.type}</dd>
-        <dt>Time (to the minute)</dt>
+        <dt>{t('time')}</dt>
         <dd>{entry.time}</dd>
-        <dt>Log</dt>
+        <dt>{t('log')}</dt>
         <dd className="break-all">{checkpoint.origin}</dd>
-        <dt>Checkpoint size</dt>
-        <dd>{checkpoint.size} entries</dd>
-        <dt>Public chain</dt>
+        <dt>{t('size')}</dt>
+        <dd>{t('entries', { size: checkpoint.size })}</dd>
+        <dt>{t('chain')}</dt>
         <dd>
           {anchor.kind === 'none'
-            ? 'Not anchored on a public chain: this receipt is checked against the log’s signed checkpoint only.'
+            ? t('notAnchored')
             : anchor.kind === 'before-entry'
-              ? 'The latest anchor predates this entry; a later receipt will carry one.'
-              : `Anchored on ${anchor.chain} in transaction ${anchor.tx_hash} (check it on the chain).`}
+              ? t('beforeEntry')
+              : t('anchored', { chain: anchor.chain, tx: anchor.tx_hash })}
         </dd>
       </dl>
     </div>

@@ -6,6 +6,7 @@ import { formatInr } from '@hasta/ledger/money';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { motion, useReducedMotion } from 'motion/react';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 
 import { Page } from '../../../components/page';
 import { cardClass, secondaryButtonClass } from '../../../components/ui-classes';
@@ -24,6 +25,7 @@ function shortId(value: string | null): string {
 
 /** Transaction History (spec §2.14): the newest page, then older ones on request. */
 export function HistoryRoute() {
+  const { t } = useTranslation(['wallet', 'messages']);
   const user = useStoredUser();
   const userId = user === null ? null : String(user.id);
   const history = useInfiniteQuery({
@@ -40,15 +42,15 @@ export function HistoryRoute() {
   const empty = history.isSuccess && pages.every((page) => page.items.length === 0);
 
   return (
-    <Page title="Transaction History" lead="Your blockchain transaction records">
+    <Page title={t('history.title')} lead={t('history.lead')}>
       {userId === null ? (
         <p role="alert" className="font-medium text-red-800">
-          {messages.userNotAuthenticated}
+          {t('messages:userNotAuthenticated')}
         </p>
       ) : null}
       {userId !== null && history.isPending ? (
         <p role="status" className="text-slate-600">
-          Loading transaction history...
+          {t('history.loading')}
         </p>
       ) : null}
       {history.isError && pages.length === 0 ? (

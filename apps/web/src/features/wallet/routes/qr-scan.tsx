@@ -1,5 +1,5 @@
-import { messages } from '@hasta/contracts/messages';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
 
 import { Page } from '../../../components/page';
 import { cardClass, textLinkClass } from '../../../components/ui-classes';
@@ -14,18 +14,19 @@ import type { TransferPrefill } from '../transfer-prefill';
  * /transfer opens with the receiver and any fixed amount filled in; the payment still needs its OTP there.
  */
 export function QrScanRoute() {
+  const { t } = useTranslation(['wallet', 'messages']);
   const user = useStoredUser();
   const navigate = useNavigate();
   const location = useLocation();
 
   return (
-    <Page title="Scan QR Code" lead="Pay a store or a person by scanning their Hasta payment QR code.">
+    <Page title={t('qrScan.title')} lead={t('qrScan.lead')}>
       <div className={`${cardClass} max-w-lg`}>
         {user === null ? (
           <p className="text-slate-700">
-            {messages.unauthorized}{' '}
+            {t('messages:unauthorized')}{' '}
             <Link to={buildLoginPath(location)} className={textLinkClass}>
-              Login
+              {t('qrScan.login')}
             </Link>
           </p>
         ) : (

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { ComponentType, FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
 
 import { AmountField, FormAlert } from '../../../components/form-field';
 import { Page } from '../../../components/page';
@@ -42,6 +43,7 @@ export type ReceivePalmStep = ComponentType<ReceivePalmStepProps>;
  * on success the page goes back one page. The person's own payment QR code is offered beside it.
  */
 export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep }) {
+  const { t } = useTranslation('wallet');
   const user = useStoredUser();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -71,11 +73,11 @@ export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep
   };
 
   return (
-    <Page title="Receive Money" lead="Share your email or phone number with others to receive money">
+    <Page title={t('receive.title')} lead={t('receive.lead')}>
       <div className="max-w-lg space-y-6">
         <section aria-labelledby="receive-contact" className={cardClass}>
           <h2 id="receive-contact" className="text-lg font-semibold text-slate-900">
-            Your contact details
+            {t('receive.contact')}
           </h2>
           {email === null && phone === null ? (
             <p className="mt-2 text-slate-700">No contact information available</p>
@@ -100,7 +102,7 @@ export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep
         {confirmed === null ? (
           <form noValidate className={`${cardClass} space-y-4`} onSubmit={submit}>
             <AmountField
-              label="Expected Amount (INR)"
+              label={t('receive.amount')}
               required
               value={amount}
               invalid={error !== null}
@@ -109,13 +111,13 @@ export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep
             />
             <FormAlert id={alertId} message={error} />
             <button type="submit" className={`${primaryButtonClass} ${disabledClass} w-full`}>
-              Confirm Receive
+              {t('receive.confirm')}
             </button>
           </form>
         ) : (
           <section aria-labelledby="receive-palm" className={cardClass}>
             <h2 id="receive-palm" className="text-lg font-semibold text-slate-900">
-              Palm authentication
+              {t('receive.palm')}
             </h2>
             <p className="mt-2 text-slate-700">
               Expected amount: <strong>{formatInr(confirmed, 'en-IN')}</strong>
@@ -139,7 +141,7 @@ export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep
               className={`${secondaryButtonClass} mt-4`}
               onClick={() => void navigate(-1)}
             >
-              Return
+              {t('receive.back')}
             </button>
             {received ? null : <ReceiveQrCard amount={confirmed} />}
           </section>

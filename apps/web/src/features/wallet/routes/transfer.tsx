@@ -66,7 +66,8 @@ function identifierOf(channel: OtpChannel): string {
  * and any fixed amount fill the form and stay fixed; the code step is the same.
  */
 export function TransferRoute() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('wallet');
+  const { t: commonText } = useTranslation();
   const user = useStoredUser();
   const navigate = useNavigate();
   const location = useLocation();
@@ -206,7 +207,7 @@ export function TransferRoute() {
     } catch (cause) {
       setError(
         cause instanceof PasskeyCancelled
-          ? t('passkeys.cancelled')
+          ? commonText('passkeys.cancelled')
           : errorMessage(cause, messages.passkeyNotVerified),
       );
       setBusy(false);
@@ -238,11 +239,14 @@ export function TransferRoute() {
         <section role="status" aria-label={messages.moneySent} className={`${cardClass} max-w-lg space-y-3`}>
           <p className="text-xl font-bold text-emerald-800">{messages.moneySent}</p>
           <p className="text-slate-800" data-testid="transfer-done">
-            {t('flow.moneySentDetail', { amount: amountShown(pending.transfer.amountText), receiver })}
+            {commonText('flow.moneySentDetail', {
+              amount: amountShown(pending.transfer.amountText),
+              receiver,
+            })}
           </p>
-          <p className="text-sm text-slate-600">{t('flow.redirecting')}</p>
+          <p className="text-sm text-slate-600">{commonText('flow.redirecting')}</p>
           <Link to="/user-dashboard" className={primaryButtonClass}>
-            {t('flow.toDashboard')}
+            {commonText('flow.toDashboard')}
           </Link>
         </section>
       </Page>
@@ -259,11 +263,11 @@ export function TransferRoute() {
           </p>
           <p className="mt-2 text-sm" data-testid="code-sent-to">
             {sentTo === null
-              ? t('flow.codeSent', {
+              ? commonText('flow.codeSent', {
                   amount: amountShown(pending.transfer.amountText),
                   receiver: pending.transfer.receiverEmail || pending.transfer.receiverPhone,
                 })
-              : t('flow.codeSentTo', {
+              : commonText('flow.codeSentTo', {
                   destination: maskDestination(sentTo),
                   amount: amountShown(pending.transfer.amountText),
                   receiver: pending.transfer.receiverEmail || pending.transfer.receiverPhone,
@@ -290,7 +294,7 @@ export function TransferRoute() {
               disabled={busy || done}
               onClick={() => void approveWithPasskey()}
             >
-              {t('passkeys.useInstead')}
+              {commonText('passkeys.useInstead')}
             </button>
           ) : null}
           <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
@@ -316,12 +320,9 @@ export function TransferRoute() {
   }
 
   return (
-    <Page
-      title="Send Money"
-      lead="Send rupees to anyone by phone number or email, confirmed with a one-time code."
-    >
+    <Page title={t('transfer.title')} lead={t('transfer.lead')}>
       <div className="max-w-lg">
-        <div role="group" aria-label="Payment method" className="mb-6 flex gap-2">
+        <div role="group" aria-label={t('transfer.method')} className="mb-6 flex gap-2">
           <button
             type="button"
             aria-pressed={mode === 'phone_email'}
@@ -334,7 +335,7 @@ export function TransferRoute() {
               setError(null);
             }}
           >
-            Phone/Email
+            {t('transfer.phoneEmail')}
           </button>
           <button
             type="button"
@@ -346,7 +347,7 @@ export function TransferRoute() {
               setError(null);
             }}
           >
-            QR Scan
+            {t('transfer.qrScan')}
           </button>
         </div>
         {mode === 'qr_scan' && qrPayee === null ? (
@@ -377,12 +378,12 @@ export function TransferRoute() {
                     setError(null);
                   }}
                 >
-                  Scan another code
+                  {t('transfer.scanAnother')}
                 </button>
               </div>
             )}
             <TextField
-              label="Receiver Phone (Optional)"
+              label={t('transfer.receiverPhone')}
               type="tel"
               autoComplete="off"
               readOnly={qrPayee !== null}
@@ -390,7 +391,7 @@ export function TransferRoute() {
               onChange={(event) => setForm({ ...form, receiverPhone: event.target.value })}
             />
             <TextField
-              label="Receiver Email (Optional)"
+              label={t('transfer.receiverEmail')}
               type="email"
               autoComplete="off"
               readOnly={qrPayee !== null}
@@ -398,7 +399,7 @@ export function TransferRoute() {
               onChange={(event) => setForm({ ...form, receiverEmail: event.target.value })}
             />
             <AmountField
-              label="Amount (INR)"
+              label={t('transfer.amount')}
               required
               readOnly={qrPayee !== null && qrPayee.amount !== null}
               value={form.amount}
@@ -406,7 +407,7 @@ export function TransferRoute() {
             />
             <FormAlert id={alertId} message={error} />
             <button type="submit" className={`${primaryButtonClass} ${disabledClass} w-full`} disabled={busy}>
-              {busy ? 'Processing...' : 'Send Money'}
+              {busy ? t('transfer.processing') : t('transfer.submit')}
             </button>
           </form>
         )}

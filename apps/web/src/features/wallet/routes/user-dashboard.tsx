@@ -1,10 +1,10 @@
 import { RECENT_HISTORY_COUNT } from '@hasta/contracts/constants';
 import { HISTORY_PAGE_SIZE, type HistoryEntry } from '@hasta/contracts/wallet';
 import { messages } from '@hasta/contracts/messages';
-import { formatInr } from '@hasta/ledger/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'react-hot-toast';
 
@@ -15,6 +15,7 @@ import { WaitingPalmRegistrations } from '../../../components/waiting-palm-regis
 import { cardClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
+import { formatMoney } from '../../../lib/i18n-format';
 import { dashboardQueryKey, fetchDashboard, fetchDashboardHistory } from '../api/wallet';
 import type { DashboardUser } from '../api/wallet';
 import { HistoryList } from '../components/history-list';
@@ -24,13 +25,8 @@ import { useNotMe } from '../components/not-me';
 const NOTIFICATIONS_KEY = 'notificationsActive';
 const MASK = '••••••';
 
-const TABS = [
-  { key: 'wallet', label: 'Wallet' },
-  { key: 'history', label: 'History' },
-  { key: 'consent', label: 'Consent' },
-  { key: 'rewards', label: 'Rewards' },
-] as const;
-type TabKey = (typeof TABS)[number]['key'];
+const TAB_KEYS = ['wallet', 'history', 'consent', 'rewards'] as const;
+type TabKey = (typeof TAB_KEYS)[number];
 
 function readNotifications(): boolean {
   try {
@@ -65,6 +61,8 @@ export function UserDashboardRoute({
   consentTab: ConsentTabComponent;
   rewardsTab: RewardsTabComponent;
 }) {
+  const { t } = useTranslation(['wallet', 'app', 'messages']);
+  const tabs = TAB_KEYS.map((key) => ({ key, label: t(`dashboard.tabs.${key}`) }));
   const user = useStoredUser();
   const queryClient = useQueryClient();
   const userId = user === null ? null : String(user.id);
@@ -83,7 +81,7 @@ export function UserDashboardRoute({
   });
 
   const data = dashboard.data;
-  const name = data?.username || user?.username || data?.email || user?.email || 'User';
+  const name = data?.username || user?.username || data?.email || user?.email || t('dashboard.someone');
 
   const toggleNotifications = (): void => {
     const next = !notifications;
@@ -97,7 +95,7 @@ export function UserDashboardRoute({
   };
 
   return (
-    <Page title="User Dashboard" lead={`Welcome, ${name}`}>
+    <Page title={t('dashboard.title')} lead={t('dashboard.welcome', { name })}>
       <div className="mb-6 flex flex-wrap items-center justify-end gap-3">
         <button
           type="button"
@@ -106,7 +104,7 @@ export function UserDashboardRoute({
           className={secondaryButtonClass}
           onClick={toggleNotifications}
         >
-          Notifications: {notifications ? 'On' : 'Off'}
+          {t('dashboard.notifications', { state: notifications ? t('dashboard.on') : t('dashboard.off') })}
         </button>
         <button
           type="button"
@@ -115,19 +113,19 @@ export function UserDashboardRoute({
           onClick={() => setSettingsOpen(true)}
         >
           <GearIcon />
-          Settings
+          {t('dashboard.settings')}
         </button>
       </div>
       <ChangePasswordDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
 
       {userId === null ? (
         <p role="alert" className="text-red-800">
-          {messages.userNotLoggedIn}
+          {t('messages:userNotLoggedIn')}
         </p>
       ) : null}
       {dashboard.isPending && userId !== null ? (
         <p role="status" className="text-slate-600">
-          Loading dashboard...
+          {t('dashboard.loading')}
         </p>
       ) : null}
       {dashboard.isError ? (
@@ -136,7 +134,7 @@ export function UserDashboardRoute({
             {errorMessage(dashboard.error, messages.failedToLoadDashboard)}
           </p>
           <button type="button" className={secondaryButtonClass} onClick={() => void dashboard.refetch()}>
-            Retry
+            {t('app:actions.retry')}
           </button>
         </div>
       ) : null}
@@ -149,7 +147,7 @@ export function UserDashboardRoute({
           />
           <ProfileCard user={data} />
           <div className="mt-8">
-            <Tabs label="Dashboard sections" tabs={TABS} active={tab} onChange={setTab}>
+            <Tabs label={t('dashboard.sections')} tabs={tabs} active={tab} onChange={setTab}>
               {tab === 'wallet' ? <WalletTab user={data} /> : null}
               {/* Loaded pages start again whenever the dashboard's newest page changes. */}
               {tab === 'history' ? <HistoryTab key={dashboard.dataUpdatedAt} user={data} /> : null}
@@ -176,36 +174,55 @@ export function UserDashboardRoute({
   );
 }
 
+/**
+ * The palm in plain words (issue 27: "Palm identifier N/A" was jargon): which hands are registered. The hash
+ * itself is on the Consent tab.
+ */
 function ProfileCard({ user }: { user: DashboardUser }) {
-  const registered = user.handinfo.left || user.handinfo.right;
+  const { t } = useTranslation('wallet');
+  const { left, right } = user.handinfo;
+  const registered = left || right;
+  const hands =
+    left && right
+      ? t('dashboard.bothHands')
+      : left
+        ? t('dashboard.leftHand')
+        : right
+          ? t('dashboard.rightHand')
+          : hasPalmHash(user.palm_hash)
+            ? t('dashboard.bothHands')
+            : t('dashboard.noPalm');
   return (
     <section
-      aria-label="Profile"
+      aria-label={t('dashboard.profile')}
       className={`${cardClass} flex flex-wrap items-center justify-between gap-4`}
     >
       <div>
-        <p className="text-sm text-slate-600">Palm identifier</p>
-        <p className="font-mono text-slate-900">{hasPalmHash(user.palm_hash) ? user.palm_hash : 'N/A'}</p>
+        <p className="text-sm text-slate-600">{t('dashboard.palm')}</p>
+        <p className="font-medium text-slate-900" data-testid="palm-hands">
+          {hands}
+        </p>
       </div>
       <Link to="/palm-register" className={registered ? secondaryButtonClass : primaryButtonClass}>
-        {registered ? 'REGISTERED' : 'Register Palm'}
+        {registered ? t('dashboard.registered') : t('dashboard.registerPalm')}
       </Link>
     </section>
   );
 }
 
 function WalletTab({ user }: { user: DashboardUser }) {
+  const { t } = useTranslation('wallet');
   const [visible, setVisible] = useState(true);
   const recent = user.user_history.slice(0, RECENT_HISTORY_COUNT);
   return (
     <div className="space-y-8">
       <section aria-labelledby="balance-heading" className={cardClass}>
         <h2 id="balance-heading" className="text-sm font-medium text-slate-600">
-          Balance
+          {t('dashboard.balance')}
         </h2>
         <div className="mt-2 flex flex-wrap items-center gap-4">
           <p className="text-3xl font-bold text-slate-900" data-testid="balance">
-            {visible ? formatInr(user.balance, 'en-IN') : MASK}
+            {visible ? formatMoney(user.balance) : MASK}
           </p>
           <button
             type="button"
@@ -213,31 +230,31 @@ function WalletTab({ user }: { user: DashboardUser }) {
             aria-pressed={!visible}
             onClick={() => setVisible((shown) => !shown)}
           >
-            {visible ? 'Hide balance' : 'Show balance'}
+            {visible ? t('dashboard.hideBalance') : t('dashboard.showBalance')}
           </button>
         </div>
         <div className="mt-6 flex flex-wrap gap-3">
           <Link to="/transfer" className={primaryButtonClass}>
-            Send Money
+            {t('dashboard.sendMoney')}
           </Link>
           <Link to="/receive" className={secondaryButtonClass}>
-            Receive Money
+            {t('dashboard.receiveMoney')}
           </Link>
           <Link to="/qr-scan" className={secondaryButtonClass}>
-            Scan QR Code
+            {t('dashboard.scanQr')}
           </Link>
           <Link to="/history" className={secondaryButtonClass}>
-            Transaction History
+            {t('dashboard.history')}
           </Link>
         </div>
       </section>
       <section aria-labelledby="recent-heading">
         <h2 id="recent-heading" className="text-xl font-semibold text-slate-900">
-          Recent History
+          {t('dashboard.recent')}
         </h2>
         <div className="mt-3">
           {recent.length === 0 ? (
-            <p className="text-slate-600">No history yet.</p>
+            <p className="text-slate-600">{t('dashboard.noHistory')}</p>
           ) : (
             <HistoryList entries={recent} viewer={user} />
           )}
@@ -249,6 +266,7 @@ function WalletTab({ user }: { user: DashboardUser }) {
 
 /** The full list: the dashboard's newest entries, then older pages on request. */
 function HistoryTab({ user }: { user: DashboardUser }) {
+  const { t } = useTranslation('wallet');
   const [older, setOlder] = useState<HistoryEntry[]>([]);
   const [next, setNext] = useState(user.user_history_next);
   const [loading, setLoading] = useState(false);
@@ -274,11 +292,11 @@ function HistoryTab({ user }: { user: DashboardUser }) {
   return (
     <section aria-labelledby="all-history-heading">
       <h2 id="all-history-heading" className="text-xl font-semibold text-slate-900">
-        History
+        {t('dashboard.allHistory')}
       </h2>
       <div className="mt-3">
         {entries.length === 0 ? (
-          <p className="text-slate-600">No history yet.</p>
+          <p className="text-slate-600">{t('dashboard.noHistory')}</p>
         ) : (
           <HistoryList entries={entries} viewer={user} notMe={notMe} />
         )}

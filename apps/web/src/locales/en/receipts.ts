@@ -1,0 +1,27 @@
+/** /verify: checking a receipt of the verifiable log, English. */
+export const receipts = {
+  title: 'Verify a receipt',
+  lead: 'A receipt proves that a payment or consent event is recorded in Hasta’s public, append-only log. It is checked here, in your browser: the log’s signature on its checkpoint and the proof that the entry is in it.',
+  loading: 'Loading your receipt…',
+  notJson: 'the receipt is not valid JSON',
+  tooLarge: 'the file is too large to be a receipt',
+  receipt: 'Receipt (JSON)',
+  open: 'Open a receipt file',
+  download: 'Download receipt',
+  key: 'Log verifier key',
+  keyHint: 'Filled in from this server. For an independent check, paste the key from a source you trust.',
+  verify: 'Verify',
+  failed: 'This receipt does not verify',
+  reason: 'Reason: {{reason}}',
+  verified: 'Receipt verified',
+  event: 'Event',
+  time: 'Time (to the minute)',
+  log: 'Log',
+  size: 'Checkpoint size',
+  entries: '{{size}} entries',
+  chain: 'Public chain',
+  notAnchored:
+    'Not anchored on a public chain: this receipt is checked against the log’s signed checkpoint only.',
+  beforeEntry: 'The latest anchor predates this entry; a later receipt will carry one.',
+  anchored: 'Anchored on {{chain}} in transaction {{tx}} (check it on the chain).',
+};
