@@ -2,7 +2,7 @@ import { request as requestFactory, expect } from '@playwright/test';
 import type { Locator, Page } from '@playwright/test';
 
 import { ADMIN_EMAIL } from './accounts';
-import { finishPasskeyStepOnPage, loadDevice, passSecondFactor } from './passkeys';
+import { finishPasskeyStepOnPage, loadDevice, passSecondFactor, withDeviceLock } from './passkeys';
 
 /** Helpers that drive the auth screens as a user does. */
 
@@ -74,12 +74,16 @@ export async function loginWithPassword(
 ): Promise<void> {
   // The suite's one admin is shared by every worker: its passkey is the one made from its address.
   if (account.contact === ADMIN_EMAIL) await ensureDevicePasskey(page, account.contact, password);
-  await loadDevice(page, account.contact);
-  await page.getByRole('button', { name: 'Login with Password' }).click();
-  await fillLoginContact(page, account.channel, account.contact);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await finishPasskeyStepOnPage(page, account.contact);
+  // The page's copy of the device counts on from the clock when it is loaded: no other copy may sign
+  // between that and this sign-in's passkey step.
+  await withDeviceLock(account.contact, async () => {
+    await loadDevice(page, account.contact);
+    await page.getByRole('button', { name: 'Login with Password' }).click();
+    await fillLoginContact(page, account.channel, account.contact);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await finishPasskeyStepOnPage(page, account.contact);
+  });
 }
 
 /** Signs the account in once through the API (in a context of its own), registering its device if needed. */

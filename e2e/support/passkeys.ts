@@ -1,4 +1,7 @@
-import { createPrivateKey } from 'node:crypto';
+import { createHash, createPrivateKey } from 'node:crypto';
+import { mkdir, rmdir, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 
 import { messages } from '@hasta/contracts/messages';
 import { expect } from '@playwright/test';
@@ -38,6 +41,43 @@ export function deviceFor(contact: string, origin: string): SoftwareAuthenticato
   return SoftwareAuthenticator.fromSeed(origin, contact);
 }
 
+/** How long a ceremony may wait for another worker's on the same account, and when a lock is left over. */
+const DEVICE_LOCK_WAIT_MS = 180_000;
+const DEVICE_LOCK_STALE_MS = 90_000;
+const DEVICE_LOCK_POLL_MS = 25;
+
+/**
+ * One ceremony at a time per account, across the suite's worker processes. Copies of one device (the
+ * suite's one admin, in every worker and page) count their signatures from the clock; the server refuses a
+ * count that does not grow (a cloned authenticator), so two workers' assertions must reach it in the order
+ * they were made. A lock left by a killed run is taken over once it is stale.
+ */
+export async function withDeviceLock<T>(contact: string, work: () => Promise<T>): Promise<T> {
+  const name = createHash('sha256').update(contact).digest('hex').slice(0, 16);
+  const lock = path.join(os.tmpdir(), `hasta-e2e-passkey-${process.env['E2E_PORT'] ?? 4310}-${name}`);
+  const deadline = Date.now() + DEVICE_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const since = await stat(lock).then(
+        (info) => Date.now() - info.mtimeMs,
+        () => 0,
+      );
+      if (since > DEVICE_LOCK_STALE_MS) await rmdir(lock).catch(() => undefined);
+      else if (Date.now() > deadline) throw new Error(`the passkey of ${contact} stayed busy`);
+      else await new Promise((resolve) => setTimeout(resolve, DEVICE_LOCK_POLL_MS));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rmdir(lock).catch(() => undefined);
+  }
+}
+
 async function okJson(
   response: Awaited<ReturnType<APIRequestContext['post']>>,
 ): Promise<Record<string, unknown>> {
@@ -56,21 +96,33 @@ export async function passSecondFactor(
   step: 'passkey_registration' | 'passkey' | null | undefined,
 ): Promise<void> {
   if (step === null || step === undefined) return;
-  const device = deviceFor(contact, originOf(request));
-  if (step === 'passkey_registration') {
-    const { options } = await okJson(await request.post('/api/passkeys/registration/options', { data: {} }));
-    if (options !== undefined) {
-      const verified = await request.post('/api/passkeys/registration/verify', {
-        data: { response: device.register(options as never) },
-      });
-      if (verified.status() === 200) return;
+  await withDeviceLock(contact, async () => {
+    const device = deviceFor(contact, originOf(request));
+    if (step === 'passkey_registration') {
+      const { options } = await okJson(
+        await request.post('/api/passkeys/registration/options', { data: {} }),
+      );
+      if (options !== undefined) {
+        const verified = await request.post('/api/passkeys/registration/verify', {
+          data: { response: device.register(options as never) },
+        });
+        if (verified.status() === 200) return;
+      }
     }
-  }
-  await confirmByApi(request, contact, { purpose: 'sign_in' });
+    await assertByApi(request, contact, { purpose: 'sign_in' });
+  });
 }
 
 /** A passkey check through the API for one purpose (sign_in, reauth, a step-up, a transfer). */
 export async function confirmByApi(
+  request: APIRequestContext,
+  contact: string,
+  body: Record<string, unknown>,
+): Promise<void> {
+  await withDeviceLock(contact, () => assertByApi(request, contact, body));
+}
+
+async function assertByApi(
   request: APIRequestContext,
   contact: string,
   body: Record<string, unknown>,
@@ -125,7 +177,9 @@ export async function loadDevice(page: Page, contact: string): Promise<void> {
   const device = deviceFor(contact, originOf(page));
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   const credentialId = Buffer.from(device.credentialId).toString('base64');
-  if (credentials.some((credential) => credential.credentialId === credentialId)) return;
+  // Loaded again on every sign-in, so its count starts from the clock now, past every other copy's.
+  if (credentials.some((credential) => credential.credentialId === credentialId))
+    await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId });
   await cdp.send('WebAuthn.addCredential', {
     authenticatorId,
     credential: {
