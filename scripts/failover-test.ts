@@ -210,15 +210,16 @@ async function callUntilAnswered(
   body: object,
   headers: Record<string, string>,
   counts: { retries: number; unavailable: number; lost: number },
+  withinMs = PHASE_TIMEOUT_MS,
 ): Promise<Answer> {
-  const deadline = Date.now() + PHASE_TIMEOUT_MS;
+  const deadline = Date.now() + withinMs;
   for (;;) {
     const answer = await call(base, path, body, headers);
     if (answer && answer.status < 500) return answer;
     if (answer === null) counts.lost += 1;
     else if (answer.status === 503) counts.unavailable += 1;
     else if (answer) fail(`${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-    if (Date.now() > deadline) fail(`${path} had no answer for ${PHASE_TIMEOUT_MS / 1000} s`);
+    if (Date.now() > deadline) fail(`${path} had no answer for ${withinMs / 1000} s`);
     counts.retries += 1;
     await sleep(RETRY_PAUSE_MS);
   }
@@ -700,6 +701,7 @@ async function main(): Promise<void> {
     { receiverEmail: probeReceiver.email, amount: 1 },
     { ...bearer(probeSender.token), 'idempotency-key': randomUUID() },
     counts,
+    WRITABLE_WITHIN_MS,
   ).then((answer) => ({ answer, at: performance.now() }));
   const writableAfterMs = Math.round(probe.at - promotedAt);
   if (probe.answer.status !== 200) fail(`the write after the promotion was refused: ${probe.answer.status}`);
