@@ -10,15 +10,24 @@
  * Settings: CLUSTER_PORT (8080): the load balancer; the API servers take the next two ports and PostgreSQL
  * the two after (primary, standby). CLUSTER_HOST (127.0.0.1): where the load balancer listens.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import {
+  databaseCommand,
+  haproxyConfig,
+  REPO,
+  run,
+  SERVER_ARGS,
+  signalGroup,
+  startChild,
+  startDatabase,
+  stopChild,
+  waitForHealth as waitForHealthWithin,
+} from './cluster-parts';
 
-const REPO = new URL('..', import.meta.url).pathname;
-const PG_CLUSTER = join(REPO, 'scripts/pg-cluster.sh');
 const HEALTH_TIMEOUT_MS = 120_000;
 /** How long a server may take to stop on SIGTERM before it is killed. */
 const STOP_TIMEOUT_MS = 10_000;
@@ -41,11 +50,6 @@ let dir: string | undefined;
 let databaseStarted = false;
 let stopping = false;
 
-function run(command: string, args: string[]): void {
-  const result = spawnSync(command, args, { stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
-}
-
 /** Starts a long-running child in its own process group (Ctrl-C reaches us, and we stop it in order). */
 function start(
   name: string,
@@ -53,57 +57,27 @@ function start(
   args: string[],
   env: Record<string, string> = {},
 ): ChildProcess {
-  const child = spawn(command, args, {
-    cwd: REPO,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream! }).on('line', (line) => console.log(`[${name}] ${line}`));
-  }
-  child.on('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(`[${name}] exited (${signal ?? `code ${code}`}); stopping the cluster`);
-      void shutdown(1);
-    }
+  const child = startChild(name, command, args, {
+    env,
+    onExit: (code, signal) => {
+      if (!stopping) {
+        console.error(`[${name}] exited (${signal ?? `code ${code}`}); stopping the cluster`);
+        void shutdown(1);
+      }
+    },
   });
   children.push({ name, child });
   return child;
 }
 
-async function waitForHealth(url: string): Promise<void> {
-  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (stopping) throw new Error('stopping');
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000} s`);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
+const waitForHealth = (url: string) => waitForHealthWithin(url, HEALTH_TIMEOUT_MS, () => stopping);
 
 async function shutdown(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log('\nStopping: load balancer, API servers, then PostgreSQL...');
   // The load balancer first, so no new request reaches a server on its way out.
-  for (const { child } of [...children].reverse()) await stopChild(child);
+  for (const { child } of [...children].reverse()) await stopChild(child, STOP_TIMEOUT_MS);
   stopDatabase();
   console.log('Stopped; nothing of the cluster is left running.');
   process.exit(code);
@@ -111,38 +85,9 @@ async function shutdown(code: number): Promise<void> {
 
 function stopDatabase(): void {
   if (dir === undefined) return;
-  if (databaseStarted) spawnSync('bash', [PG_CLUSTER, 'stop', dir], { stdio: 'inherit' });
+  if (databaseStarted) databaseCommand('stop', dir);
   rmSync(dir, { recursive: true, force: true });
   dir = undefined;
-}
-
-function haproxyConfig(): string {
-  return `global
-  maxconn 2000
-
-defaults
-  mode http
-  timeout connect 2s
-  timeout client 60s
-  timeout server 60s
-  # The client's address for the API servers' rate limits (TRUST_PROXY=1 believes this one hop).
-  option forwardfor
-  # A request that could not reach one server (it died) goes to the other; one that reached it is never sent twice.
-  retries 2
-  option redispatch
-
-frontend hasta
-  bind ${host}:${ports.balancer}
-  default_backend api
-
-backend api
-  balance roundrobin
-  # A server that answers is in, even with 503 while no database host is writable: its answer, with
-  # Retry-After, is better than the balancer's own 503.
-  option httpchk GET /api/health
-  http-check expect rstatus ^(200|503)$
-${ports.api.map((port, i) => `  server api${i + 1} 127.0.0.1:${port} check inter 2s fall 2 rise 1`).join('\n')}
-`;
 }
 
 async function main(): Promise<void> {
@@ -155,16 +100,7 @@ async function main(): Promise<void> {
   dir = mkdtempSync(join(tmpdir(), 'hasta-cluster-'));
   console.log(`PostgreSQL primary and synchronous standby in ${dir}...`);
   databaseStarted = true;
-  const started = spawnSync(
-    'bash',
-    [PG_CLUSTER, 'start', dir, String(ports.primary), String(ports.standby)],
-    {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  if (started.status !== 0) throw new Error('the PostgreSQL primary and standby did not start');
-  const databaseUrl = started.stdout.trim().split('\n').at(-1)!;
+  const databaseUrl = startDatabase(dir, ports.primary, ports.standby);
 
   const serverEnv = {
     DATABASE_URL: databaseUrl,
@@ -175,7 +111,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
   for (const [i, port] of ports.api.entries()) {
-    start(`api-${i + 1}`, process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    start(`api-${i + 1}`, process.execPath, SERVER_ARGS, {
       ...serverEnv,
       PORT: String(port),
       // One server seeds the demo people; the second starts once it is up and must not seed again.
@@ -185,7 +121,7 @@ async function main(): Promise<void> {
   }
 
   const config = join(dir, 'haproxy.cfg');
-  writeFileSync(config, haproxyConfig());
+  writeFileSync(config, haproxyConfig({ host, port: ports.balancer, apiPorts: ports.api }));
   start('haproxy', process.env.HAPROXY ?? 'haproxy', ['-f', config, '-db']);
   const origin = serverEnv.PUBLIC_URL;
   await waitForHealth(`${origin}/api/health`);
@@ -212,9 +148,7 @@ process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 // Last resort if this process ends some other way: no server or database is left behind.
 process.on('exit', () => {
-  for (const { child } of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  for (const { child } of children) signalGroup(child, 'SIGKILL');
   stopDatabase();
 });
 
