@@ -258,7 +258,7 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await users.getByLabel('Search users').fill(account.contact);
       await users.getByRole('button', { name: 'Search', exact: true }).click();
       const row = users.getByRole('row').filter({ hasText: account.contact });
-      await expect(row.getByRole('cell').nth(5)).toHaveText('NO');
+      await expect(row.getByRole('cell').nth(7)).toHaveText('NO');
       await openRowActions(row);
       await row.getByRole('link', { name: /^Register Left Palm/ }).click();
 
@@ -317,8 +317,8 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await again.getByLabel('Search users').fill(account.contact);
       await again.getByRole('button', { name: 'Search', exact: true }).click();
       const updated = again.getByRole('row').filter({ hasText: account.contact });
-      await expect(updated.getByRole('cell').nth(5)).toHaveText('YES');
-      await expect(updated.getByRole('cell').nth(6)).toHaveText('NO');
+      await expect(updated.getByRole('cell').nth(7)).toHaveText('YES');
+      await expect(updated.getByRole('cell').nth(8)).toHaveText('NO');
       await openRowActions(updated);
       await expect(updated.getByRole('link', { name: /^Register Right Palm/ })).toBeVisible();
       await expect(updated.getByRole('link', { name: /^Register Left Palm/ })).toHaveCount(0);

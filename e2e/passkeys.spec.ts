@@ -63,8 +63,8 @@ test.describe('passkeys', () => {
     await continueButton.click();
     expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
 
-    // The temporary password is replaced, and the store is open.
-    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    // The temporary password is replaced (the page says it is the first sign-in), and the store is open.
+    await expect(page.getByRole('heading', { name: 'Welcome: choose your password' })).toBeVisible();
     const password = uniquePassword();
     await page.getByLabel('New password', { exact: true }).fill(password);
     await page.getByLabel('Confirm new password').fill(password);

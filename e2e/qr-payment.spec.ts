@@ -33,7 +33,7 @@ async function confirmWithOtp(page: Page, payer: Account): Promise<void> {
   const email = await waitForMessage(page.request, payer.contact, afterId);
   await page.getByLabel('One-time code').fill(extractCode(email.body));
   await page.getByRole('button', { name: 'Verify & Send Money' }).click();
-  await expect(page.getByText(messages.moneySent)).toBeVisible();
+  await expect(page.getByRole('status', { name: messages.moneySent })).toBeVisible();
   await expect(page).toHaveURL('/user-dashboard');
 }
 

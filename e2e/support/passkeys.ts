@@ -225,7 +225,8 @@ export async function finishPasskeyStepOnPage(
   const settled = page
     .getByRole('main')
     .getByRole('alert')
-    .or(page.getByRole('heading', { name: 'Choose a new password' }));
+    .or(page.getByRole('heading', { name: 'Choose a new password' }))
+    .or(page.getByRole('heading', { name: 'Welcome: choose your password' }));
   // Whichever comes first; the others are left to lapse quietly.
   const quietly = (waiting: Promise<unknown>) => waiting.catch(() => undefined);
   await Promise.race([
