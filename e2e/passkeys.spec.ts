@@ -8,7 +8,7 @@ import {
   test,
   uniquePassword,
 } from './support/accounts';
-import { expectLoggedIn, loginWithPassword } from './support/auth-ui';
+import { expectLoggedIn, fillLoginContact, loginWithPassword } from './support/auth-ui';
 import { approveVendor, temporaryPasswordIn } from './support/merchant';
 import { extractCode, latestMessageId, nextMessage, waitForMessage } from './support/outbox';
 import { virtualAuthenticator } from './support/passkeys';
@@ -17,7 +17,7 @@ import { adminSession, giveValue, pageFor } from './support/wallet';
 /**
  * Passkeys in the browser (issue 23), with Chromium's virtual authenticator: a store owner's first sign-in
  * creates one (the recovery codes shown once, "I have saved them"), later sign-ins use it; the admin signs
- * in with theirs; a person adds one in Settings and pays with it instead of a code.
+ * in with theirs, and registers another on the admin page and signs in with it alone; a person adds one in Settings and pays with it instead of a code.
  */
 test.describe('passkeys', () => {
   test('a store owner creates a passkey at the first sign-in and signs in with it later', async ({
@@ -101,6 +101,63 @@ test.describe('passkeys', () => {
     await page.getByLabel('Amount (INR)').fill('5');
     await page.getByRole('button', { name: 'Send Value', exact: true }).click();
     await expect(page.getByText(messages.valueSent)).toBeVisible();
+  });
+
+  test('the admin registers another passkey on the admin page and signs in with it alone', async ({
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(180_000);
+    const context = await browser.newContext(baseURL === undefined ? {} : { baseURL });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await loginWithPassword(page, { channel: 'email', contact: ADMIN_EMAIL }, ADMIN_PASSWORD);
+    await expectLoggedIn(page, '/admin');
+    const section = page.getByRole('region', { name: 'Passkeys' });
+    const listed = section.getByRole('list', { name: 'Passkeys' }).getByRole('listitem');
+    await expect(listed.first()).toBeVisible();
+    const before = await listed.count();
+
+    // The shared admin's own device leaves this page's authenticator, so the new passkey is made fresh here
+    // (an authenticator that holds one of the account's passkeys is not asked to make another).
+    const { cdp, authenticatorId } = await virtualAuthenticator(page);
+    for (const credential of (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials)
+      await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId: credential.credentialId });
+
+    // Adding a passkey needs the owner's confirmation first: here the code sent to the admin's own email.
+    await section.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(section.getByRole('heading', { name: 'Confirm it’s you' })).toBeVisible();
+    const code = await nextMessage(page.request, ADMIN_EMAIL, () =>
+      section.getByRole('button', { name: 'Send code' }).click(),
+    );
+    await section.getByLabel('6-digit code').fill(extractCode(code.body));
+    await section.getByRole('button', { name: 'Verify' }).click();
+    await expect(listed).toHaveCount(before + 1);
+    const made = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+    expect(made).toHaveLength(1);
+    await context.close();
+
+    // A new browser whose authenticator holds only that new passkey signs the admin in with it.
+    const later = await browser.newContext(baseURL === undefined ? {} : { baseURL });
+    const laterPage = await later.newPage();
+    const device = await virtualAuthenticator(laterPage);
+    await device.cdp.send('WebAuthn.addCredential', {
+      authenticatorId: device.authenticatorId,
+      credential: { ...made[0]!, isResidentCredential: false },
+    });
+    await laterPage.goto('/login');
+    await laterPage.getByRole('button', { name: 'Login with Password' }).click();
+    await fillLoginContact(laterPage, 'email', ADMIN_EMAIL);
+    await laterPage.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    await laterPage.getByRole('button', { name: 'Login', exact: true }).click();
+    await expect(laterPage.getByRole('heading', { name: 'Use your passkey' })).toBeVisible();
+    await laterPage.getByRole('button', { name: 'Use passkey' }).click();
+    await expectLoggedIn(laterPage, '/admin');
+    const used = (
+      await device.cdp.send('WebAuthn.getCredentials', { authenticatorId: device.authenticatorId })
+    ).credentials[0]!;
+    expect(used.signCount).toBeGreaterThan(made[0]!.signCount);
+    await later.close();
   });
 
   test('a person adds a passkey in Settings and pays with it instead of a code', async ({

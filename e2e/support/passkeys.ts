@@ -99,9 +99,10 @@ export async function passSecondFactor(
   await withDeviceLock(contact, async () => {
     const device = deviceFor(contact, originOf(request));
     if (step === 'passkey_registration') {
-      const { options } = await okJson(
-        await request.post('/api/passkeys/registration/options', { data: {} }),
-      );
+      // Another worker may have registered the shared admin's passkey since this sign-in began: the server
+      // then answers 409 and the session signs with the device instead.
+      const started = await request.post('/api/passkeys/registration/options', { data: {} });
+      const { options } = started.status() === 409 ? { options: undefined } : await okJson(started);
       if (options !== undefined) {
         const verified = await request.post('/api/passkeys/registration/verify', {
           data: { response: device.register(options as never) },
