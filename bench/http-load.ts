@@ -236,5 +236,5 @@ async function main(): Promise<LoadResult> {
 }
 
 const result = await main();
-for (const connection of idle) connection.close();
+for (const connection of idle.flat()) connection.close();
 process.stdout.write(`${JSON.stringify(result)}\n`);
