@@ -120,7 +120,9 @@ const narrowings: [string, number][] = [
   ["a store's region (one of ~750 districts, even split)", 750],
   ["a district and the phone's last 2 digits", 75_000],
 ];
-console.log(`  narrowing the search (N searched = 10^8 / buckets, threshold for FPIR ${TARGET_FPIR} at that N):`);
+console.log(
+  `  narrowing the search (N searched = 10^8 / buckets, threshold for FPIR ${TARGET_FPIR} at that N):`,
+);
 for (const [name, buckets] of narrowings) {
   const n = INDIA / buckets;
   console.log(

@@ -7,8 +7,11 @@
  * id, then the closest other id), and checks the merged answer against a single-process search over the
  * whole gallery (the same entries in one WasmPalmGallery here). Every shard asks stage 1 for the shortlist the
  * server would use for the whole gallery (shortlistFor(N)); the single search asks for the shards' shortlists
- * together (SHARDS × that), so both reach stage 2 with as many entries. "Equal" is: the same best id and
- * distance, and the same second-best distance (two entries at the same distance may come in either order).
+ * together (SHARDS × that), so both reach stage 2 with as many entries. The run fails unless the merged best
+ * (id and distance) equals the single search's on every probe. The second-best distance is compared and
+ * every difference printed, not failed: stage 1's cascade is approximate per block of 16,384 entries (it keeps
+ * the best 1/8 of a block by the lead of each prefix), and a shard's blocks are not the whole gallery's, so an
+ * impostor near the shortlist's edge can reach stage 2 in one and not in the other (either way round).
  *
  * The gallery: PLANTED palms enrolled through packages/palm's own synthetic generator and TemplateProtector
  * (one sample each; the probe is another sample of the same palm, so each probe has a mate in one shard),
@@ -23,12 +26,7 @@ import { fork } from 'node:child_process';
 import { extractFeatures } from '../packages/palm/src/features';
 import { TemplateProtector, type ProbeTemplates, type ProtectedTemplate } from '../packages/palm/src/protect';
 import { createRng, mixSeed } from '../packages/palm/src/random';
-import {
-  galleryShapeOf,
-  shortlistFor,
-  type Match,
-  type SearchResult,
-} from '../packages/palm/src/search';
+import { galleryShapeOf, shortlistFor, type Match, type SearchResult } from '../packages/palm/src/search';
 import { syntheticPalm } from '../packages/palm/src/synthetic';
 import { WasmPalmGallery } from '../packages/palm/src/wasm-search';
 
@@ -165,6 +163,7 @@ async function coordinator(): Promise<void> {
   const roundTrips: number[] = [];
   const singles: number[] = [];
   let same = 0;
+  let sameBest = 0;
   let mates = 0;
   const differences: string[] = [];
   for (const [r, probe] of probes.entries()) {
@@ -177,6 +176,7 @@ async function coordinator(): Promise<void> {
     const single = whole.search(probe, { candidates: singleCandidates });
     singles.push(performance.now() - t1);
     const key = (m: Match | undefined) => `${m?.id}@${m?.distance}`;
+    if (key(merged.best) === key(single.best)) sameBest++;
     if (key(merged.best) === key(single.best) && merged.second?.distance === single.second?.distance) same++;
     else
       differences.push(
@@ -190,7 +190,11 @@ async function coordinator(): Promise<void> {
   const cell = (v: number[]) => `p50 ${ms(quantile(v, 0.5))}, p95 ${ms(quantile(v, 0.95))}`;
   for (const [s, times] of perShard.entries())
     console.log(`shard ${s} (${SHARD_SIZE.toLocaleString('en-US')} entries): search ${cell(times)}`);
-  console.log(`scatter-gather round trip (${SHARDS} shards, merge included): ${cell(roundTrips)}`);
+  const probeBytes = probes[0]!.fine.byteLength + probes[0]!.coarse.byteLength;
+  console.log(
+    `scatter-gather round trip (${SHARDS} shards, merge included; each probe ${(probeBytes / 1024).toFixed(0)} KiB ` +
+      `sent to every shard over IPC): ${cell(roundTrips)}`,
+  );
   console.log(`single process over all ${total.toLocaleString('en-US')}: ${cell(singles)}`);
   console.log(
     `round trip / single search: x${(quantile(roundTrips, 0.5) / quantile(singles, 0.5)).toFixed(2)} (p50); ` +
@@ -198,9 +202,10 @@ async function coordinator(): Promise<void> {
       `template ${whole.words * 4} bytes, kernel copy of the coarse prefixes included in the process's memory`,
   );
   console.log(
-    `merged answer equals the single-process search (best id and distance, second distance) on ${same} of ${PROBES} probes; ` +
+    `merged best equals the single-process search's (id and distance) on ${sameBest} of ${PROBES} probes, ` +
+      `best and second-best distance on ${same} of ${PROBES}; ` +
       `the planted mate found first on ${mates} of ${PROBES}`,
   );
   for (const d of differences) console.log(`  differs: ${d}`);
-  if (same !== PROBES) process.exitCode = 1;
+  if (sameBest !== PROBES) process.exitCode = 1;
 }

@@ -190,10 +190,12 @@ async function setSynchronous(admin: pg.Client, on: boolean): Promise<string> {
       ? `ALTER DATABASE postgres RESET synchronous_commit`
       : `ALTER DATABASE postgres SET synchronous_commit = 'local'`,
   );
-  const fresh = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${ports.primary}/postgres` });
+  const fresh = new pg.Client({
+    connectionString: `postgres://postgres@127.0.0.1:${ports.primary}/postgres`,
+  });
   await fresh.connect();
-  const value = (await fresh.query<{ s: string }>(`SELECT current_setting('synchronous_commit') AS s`)).rows[0]!
-    .s;
+  const value = (await fresh.query<{ s: string }>(`SELECT current_setting('synchronous_commit') AS s`))
+    .rows[0]!.s;
   await fresh.end();
   return `synchronous_commit=${value} for new connections`;
 }
@@ -265,11 +267,7 @@ const ratio = (a: number, b: number) => `x${(a / b).toFixed(2)}`;
 for (const figures of results) {
   const { closed, open } = figures;
   const against =
-    figures === two
-      ? [one, 'one server']
-      : figures === one
-        ? [noStandby, 'no sync wait']
-        : undefined;
+    figures === two ? [one, 'one server'] : figures === one ? [noStandby, 'no sync wait'] : undefined;
   const vs = against
     ? `   vs ${against[1] as string}: throughput ${ratio(closed.rate_per_s, (against[0] as Figures).closed.rate_per_s)}, ` +
       `p99 at ${RATE_PER_S}/s ${ratio(open.latency_ms_p99, (against[0] as Figures).open.latency_ms_p99)}`
