@@ -19,6 +19,11 @@ export interface LoadRequest {
 
 export interface LoadJob {
   port: number;
+  /**
+   * When given, requests go to these ports in turn (several API servers behind no balancer): request i to
+   * ports[i % ports.length], each port with its own kept-alive connections.
+   */
+  ports?: number[];
   mode: 'closed' | 'open';
   concurrency: number;
   count: number;
@@ -80,8 +85,11 @@ class Connection {
   #done: ((status: number) => void) | undefined;
   #closed = false;
 
-  constructor(private readonly onFree: (connection: Connection) => void) {
-    this.#socket = net.connect({ host: '127.0.0.1', port: job.port, noDelay: true });
+  constructor(
+    readonly lane: number,
+    private readonly onFree: (connection: Connection) => void,
+  ) {
+    this.#socket = net.connect({ host: '127.0.0.1', port: lanes[lane]!, noDelay: true });
     this.#socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     this.#socket.on('error', () => this.#fail());
     this.#socket.on('close', () => this.#fail());
@@ -129,31 +137,35 @@ class Connection {
   }
 }
 
-const idle: Connection[] = [];
-const waitingForConnection: (() => void)[] = [];
-let open = 0;
+/** The ports requests go to in turn, each a lane with its own connections. */
+const lanes = job.ports ?? [job.port];
+const idle: Connection[][] = lanes.map(() => []);
+const waitingForConnection: (() => void)[][] = lanes.map(() => []);
+const open = lanes.map(() => 0);
+let sent = 0;
 const release = (connection: Connection) => {
-  const next = waitingForConnection.shift();
-  idle.push(connection);
+  const next = waitingForConnection[connection.lane]!.shift();
+  idle[connection.lane]!.push(connection);
   next?.();
 };
 
 async function send(request: Buffer): Promise<number> {
-  let connection = idle.pop();
-  if (!connection && open < MAX_CONNECTIONS) {
-    open += 1;
-    connection = new Connection(release);
+  const lane = sent++ % lanes.length;
+  let connection = idle[lane]!.pop();
+  if (!connection && open[lane]! < MAX_CONNECTIONS) {
+    open[lane]! += 1;
+    connection = new Connection(lane, release);
   }
   while (!connection) {
-    await new Promise<void>((resolve) => waitingForConnection.push(resolve));
-    connection = idle.pop();
+    await new Promise<void>((resolve) => waitingForConnection[lane]!.push(resolve));
+    connection = idle[lane]!.pop();
   }
   const status = await connection.send(request);
   if (status === 0) {
     // A failed connection is dropped, not reused.
-    const at = idle.indexOf(connection);
-    if (at >= 0) idle.splice(at, 1);
-    open -= 1;
+    const at = idle[lane]!.indexOf(connection);
+    if (at >= 0) idle[lane]!.splice(at, 1);
+    open[lane]! -= 1;
   }
   return status;
 }
@@ -224,5 +236,5 @@ async function main(): Promise<LoadResult> {
 }
 
 const result = await main();
-for (const connection of idle) connection.close();
+for (const connection of idle.flat()) connection.close();
 process.stdout.write(`${JSON.stringify(result)}\n`);

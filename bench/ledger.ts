@@ -12,6 +12,8 @@
  * slower than the 25 ms target are lined up with what the server was doing meanwhile (a garbage collection, an
  * event-loop stall and whether its main thread was on a CPU or waiting for one, a slow batch statement).
  * BENCH_PROFILE=<path prefix> also writes a CPU profile of the server during each fixed-rate run.
+ * One process and one database here; `npm run bench:replicas` measures two API server processes on one
+ * PostgreSQL and the synchronous standby's cost (bench/replicas.ts).
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
