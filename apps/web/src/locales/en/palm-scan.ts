@@ -89,4 +89,17 @@ export const palmScan = {
     codeSent: 'Code sent to {{to}}. The request expires at {{time}}.',
     completeLabel: 'Registration complete',
   },
+  /** The palm payment's code step (the payer's code, asked by the receiver's screen). */
+  code: {
+    title: 'Payer’s code',
+    held: 'Sent to {{to}}. {{amount}} is held from the payer’s wallet until the code is entered, for 5 minutes at most.',
+    label: 'Payer’s 6-digit code',
+    confirming: 'Confirming...',
+    confirm: 'Confirm payment',
+    cancelling: 'Cancelling...',
+    cancel: 'Cancel payment',
+  },
+  store: {
+    useQr: 'Show a QR code for {{amount}} instead',
+  },
 };
