@@ -102,4 +102,17 @@ export const palmScan = {
   store: {
     useQr: 'Show a QR code for {{amount}} instead',
   },
+  scanner: {
+    demoChecking: 'Demo scan: using the demo palm of this device...',
+    checking: 'Checking your palm...',
+    preview: 'Camera preview with the palm guide box',
+    demoMode: 'Demo mode',
+    demo: 'Demo',
+    demoNotice:
+      'No camera: this simulates a scan with the synthetic demo palm of this device, not a real palm. It is for trying Hasta out and only works on test servers.',
+    useDemoLeft: 'Use the demo palm (left hand)',
+    useDemoRight: 'Use the demo palm (right hand)',
+    demoLeft: 'Demo left palm',
+    demoRight: 'Demo right palm',
+  },
 };
