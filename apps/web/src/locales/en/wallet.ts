@@ -65,6 +65,10 @@ export const wallet = {
     confirm: 'Confirm Receive',
     palm: 'Palm authentication',
     back: 'Return',
+
+    noContact: 'No contact information available',
+    email: 'Email:',
+    phone: 'Phone:',
   },
   history: {
     title: 'Transaction History',

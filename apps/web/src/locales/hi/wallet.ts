@@ -67,6 +67,10 @@ export const wallet: typeof english = {
     confirm: 'पाने की पुष्टि करें',
     palm: 'हथेली से पहचान',
     back: 'वापस जाएँ',
+
+    noContact: 'कोई संपर्क जानकारी उपलब्ध नहीं है',
+    email: 'ईमेल:',
+    phone: 'फ़ोन:',
   },
   history: {
     title: 'लेन-देन का इतिहास',
