@@ -88,6 +88,9 @@ export const palmScan = {
     theOwner: 'the owner',
     codeSent: 'Code sent to {{to}}. The request expires at {{time}}.',
     completeLabel: 'Registration complete',
+    stepUpIntro:
+      'A registered palm can pay from your wallet. Before you register one, confirm it is you with a code we send to your own phone or email.',
+    stateLabel: 'Registration state',
   },
   /** The palm payment's code step (the payer's code, asked by the receiver's screen). */
   code: {

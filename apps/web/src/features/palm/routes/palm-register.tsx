@@ -186,19 +186,14 @@ export function PalmRegisterRoute() {
           <div className={cardClass}>
             <StepUpCode
               purpose="palm_enrol"
-              intro={
-                <p>
-                  A registered palm can pay from your wallet. Before you register one, confirm it is you with
-                  a code we send to your own phone or email.
-                </p>
-              }
+              intro={<p>{palmText('register.stepUpIntro')}</p>}
               onVerified={setVerifiedUntil}
             />
           </div>
         ) : null}
 
         {hands === null ? null : (
-          <section aria-label="Registration state" className={cardClass}>
+          <section aria-label={palmText('register.stateLabel')} className={cardClass}>
             <RegistrationProgress hands={hands} />
             {shown.kind === 'choose' && confirmed ? (
               <HandChoice hands={hands} onChoose={(hand) => setPhase({ kind: 'scan', hand, attempt: 0 })} />
