@@ -467,8 +467,9 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await page.goto('/palm-register');
       await page.getByLabel('Language').selectOption({ label: 'हिन्दी' });
       await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
-      await page.getByRole('button', { name: 'Register Right Hand' }).click();
-      await page.getByRole('checkbox', { name: 'I agree' }).check();
+      // The page is in Hindi: its buttons too.
+      await page.getByRole('button', { name: 'दायाँ हाथ रजिस्टर करें' }).click();
+      await page.getByRole('checkbox', { name: 'मैं सहमत हूँ' }).check();
       await expect(page.getByTestId('palm-feedback')).toHaveText('हाथ स्थिर रखें: तस्वीर धुँधली है।', {
         timeout: SCAN_TIMEOUT_MS,
       });

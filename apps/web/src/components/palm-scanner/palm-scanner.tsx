@@ -13,6 +13,7 @@ import type { TFunction } from 'i18next';
 
 import { errorMessage } from '../../lib/api-client';
 import { openCamera, stopStream } from '../../lib/camera';
+import { translateMessage } from '../../lib/server-message';
 import { Badge } from '../badge';
 import { CameraUnavailable } from '../camera-unavailable';
 import { primaryButtonClass, secondaryButtonClass } from '../ui-classes';
@@ -205,22 +206,22 @@ export function PalmScanner(props: PalmScannerProps) {
       {status.kind === 'loading' ? (
         <p role="status" className="flex items-center gap-3 rounded-lg bg-slate-100 px-4 py-3 text-slate-800">
           <Spinner />
-          {status.demo ? 'Demo scan: using the demo palm of this device...' : 'Checking your palm...'}
+          {status.demo ? t('scanner.demoChecking') : t('scanner.checking')}
         </p>
       ) : null}
       {status.kind === 'success' && showSuccess ? (
         <div role="status" className="rounded-lg bg-emerald-50 px-4 py-3">
-          <p className="text-lg font-semibold text-emerald-900">{status.outcome.title}</p>
-          <p className="mt-1 text-emerald-900">{status.outcome.detail}</p>
+          <p className="text-lg font-semibold text-emerald-900">{translateMessage(status.outcome.title)}</p>
+          <p className="mt-1 text-emerald-900">{translateMessage(status.outcome.detail)}</p>
         </div>
       ) : null}
       {status.kind === 'error' && showError ? (
         <div className="space-y-3">
           <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 font-medium text-red-800">
-            {status.message}
+            {translateMessage(status.message)}
           </p>
           <button type="button" className={primaryButtonClass} onClick={tryAgain}>
-            Try Again
+            {t('register.tryAgain')}
           </button>
         </div>
       ) : null}
@@ -605,7 +606,7 @@ function CameraScan({
       >
         <video
           ref={videoRef}
-          aria-label="Camera preview with the palm guide box"
+          aria-label={t('scanner.preview')}
           className="h-full w-full object-cover"
           muted
           playsInline
@@ -684,22 +685,22 @@ function CameraScan({
 /** The demo mode, shown only where the server accepts it, and labelled as what it is. */
 function DemoOption({ hands, onRun }: { hands: readonly Hand[]; onRun: (hand: Hand) => void }) {
   const headingId = useId();
+  const { t } = useTranslation('palmScan');
   return (
     <section
       aria-labelledby={headingId}
       className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
     >
       <p id={headingId} className="flex items-center gap-2 font-semibold">
-        Demo mode <Badge>Demo</Badge>
+        {t('scanner.demoMode')} <Badge>{t('scanner.demo')}</Badge>
       </p>
-      <p className="mt-1">
-        No camera: this simulates a scan with the synthetic demo palm of this device, not a real palm. It is
-        for trying Hasta out and only works on test servers.
-      </p>
+      <p className="mt-1">{t('scanner.demoNotice')}</p>
       <div className="mt-3 flex flex-wrap gap-3">
         {hands.map((hand) => (
           <button key={hand} type="button" className={secondaryButtonClass} onClick={() => onRun(hand)}>
-            {hands.length === 1 ? `Use the demo palm (${hand} hand)` : `Demo ${hand} palm`}
+            {hands.length === 1
+              ? t(hand === 'left' ? 'scanner.useDemoLeft' : 'scanner.useDemoRight')
+              : t(hand === 'left' ? 'scanner.demoLeft' : 'scanner.demoRight')}
           </button>
         ))}
       </div>

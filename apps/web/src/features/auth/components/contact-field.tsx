@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { PHONE_DEFAULT_PREFIX } from '@hasta/contracts/constants';
 import type { KeyboardEvent } from 'react';
 
@@ -6,7 +7,10 @@ import { focusRing } from '../../../components/ui-classes';
 import type { Channel } from '../utils/contact';
 import { keepPhonePrefix } from '../utils/contact';
 
-const CHANNEL_LABELS: Record<Channel, string> = { phone: 'Phone', email: 'Email' };
+const CHANNEL_LABELS = { phone: 'contact.phone', email: 'contact.email' } as const satisfies Record<
+  Channel,
+  string
+>;
 
 /** The Phone / Email toggle of the login page (spec §2.8): two pressed-state buttons. */
 export function ChannelToggle({
@@ -18,8 +22,13 @@ export function ChannelToggle({
   onChange: (channel: Channel) => void;
   disabled?: boolean;
 }) {
+  const { t } = useTranslation('auth');
   return (
-    <div role="group" aria-label="Log in with" className="inline-flex rounded-lg border border-slate-300 p-1">
+    <div
+      role="group"
+      aria-label={t('contact.logInWith')}
+      className="inline-flex rounded-lg border border-slate-300 p-1"
+    >
       {(['phone', 'email'] as const).map((option) => {
         const active = option === channel;
         return (
@@ -33,7 +42,7 @@ export function ChannelToggle({
               active ? 'bg-emerald-700 text-white' : 'text-slate-700 hover:bg-slate-100'
             }`}
           >
-            {CHANNEL_LABELS[option]}
+            {t(CHANNEL_LABELS[option])}
           </button>
         );
       })}
@@ -68,11 +77,12 @@ export function ContactField({
   errorId,
   disabled,
 }: ContactFieldProps) {
+  const { t } = useTranslation('auth');
   if (channel === 'email') {
     return (
       <TextField
         key="email"
-        label="Email address"
+        label={t('contact.emailLabel')}
         type="email"
         name="email"
         autoComplete="email"
@@ -100,7 +110,7 @@ export function ContactField({
   return (
     <TextField
       key="phone"
-      label="Phone number"
+      label={t('contact.phoneLabel')}
       type="tel"
       name="phone"
       autoComplete="tel"
@@ -125,8 +135,8 @@ export function ContactField({
       }}
       hint={
         prefixLocked
-          ? `Starts with ${PHONE_DEFAULT_PREFIX.trim()}. Double-click the field to use another country code.`
-          : 'Prefix unlocked: enter your number with its country code.'
+          ? t('contact.prefixLocked', { prefix: PHONE_DEFAULT_PREFIX.trim() })
+          : t('contact.prefixUnlocked')
       }
       invalid={invalid}
       errorId={errorId}

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import type { OtpPurpose, PublicUser, SessionAnswer } from '@hasta/contracts/auth';
 import { PHONE_DEFAULT_PREFIX } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
@@ -42,25 +43,26 @@ interface Problem {
   message: string;
 }
 
-const FORGOT_PROMPT: Record<Channel, string> = {
-  phone: 'Enter your phone number to reset via OTP.',
-  email: 'Enter your email address to reset via OTP.',
-};
+const FORGOT_PROMPT = {
+  phone: 'loginForm.forgotPhone',
+  email: 'loginForm.forgotEmail',
+} as const satisfies Record<Channel, string>;
 
 const otpSentText = (channel: Channel): string =>
   channel === 'email' ? messages.otpSentEmail : messages.otpSentPhone;
 
-const modeHeading: Record<Exclude<Mode, 'change' | 'reset' | 'passkey'>, string> = {
-  choose: 'How would you like to log in?',
-  otp: 'Enter your one-time code',
-  password: 'Log in with your password',
-  forgot: 'Reset your password',
-};
+const modeHeading = {
+  choose: 'loginForm.choose',
+  otp: 'loginForm.otp',
+  password: 'loginForm.password',
+  forgot: 'loginForm.forgot',
+} as const satisfies Record<Exclude<Mode, 'change' | 'reset' | 'passkey'>, string>;
 
 export function LoginForm() {
   const location = useLocation();
   const navigate = useNavigate();
   const errorId = useId();
+  const { t } = useTranslation('auth');
 
   const [channel, setChannel] = useState<Channel>('phone');
   const [email, setEmail] = useState('');
@@ -234,7 +236,7 @@ export function LoginForm() {
     return (
       <section aria-labelledby={`${errorId}-heading`} className="space-y-5">
         <h2 id={`${errorId}-heading`} className="text-xl font-semibold text-slate-900">
-          Reset your password
+          {t('loginForm.forgot')}
         </h2>
         <PasswordResetForm
           contact={sentTo}
@@ -259,7 +261,7 @@ export function LoginForm() {
   return (
     <section aria-labelledby={`${errorId}-heading`} className="space-y-6">
       <h2 id={`${errorId}-heading`} className="text-xl font-semibold text-slate-900">
-        {heading}
+        {t(heading)}
       </h2>
       {showToggle ? <ChannelToggle channel={channel} onChange={switchChannel} disabled={busy} /> : null}
 
@@ -276,7 +278,7 @@ export function LoginForm() {
           <FormAlert id={errorId} message={problem?.message ?? null} />
           <div className="flex flex-wrap gap-3">
             <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy}>
-              {send.isPending ? 'Sending...' : 'Login with OTP'}
+              {send.isPending ? t('loginForm.sending') : t('loginForm.loginWithOtp')}
             </button>
             <button
               type="button"
@@ -284,7 +286,7 @@ export function LoginForm() {
               disabled={busy}
               onClick={() => goTo('password')}
             >
-              Login with Password
+              {t('loginForm.loginWithPassword')}
             </button>
           </div>
         </form>
@@ -307,7 +309,7 @@ export function LoginForm() {
         >
           {contactField}
           <TextField
-            label="Password"
+            label={t('loginForm.passwordLabel')}
             type="password"
             name="password"
             autoComplete="current-password"
@@ -320,7 +322,7 @@ export function LoginForm() {
           <FormAlert id={errorId} message={problem?.message ?? null} />
           <div className="flex flex-wrap items-center gap-4">
             <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy}>
-              {passwordLogin.isPending ? 'Logging in...' : 'Login'}
+              {passwordLogin.isPending ? t('loginForm.loggingIn') : t('loginForm.login')}
             </button>
             <button
               type="button"
@@ -331,7 +333,7 @@ export function LoginForm() {
                 goTo('forgot');
               }}
             >
-              Forgot password?
+              {t('loginForm.forgotPassword')}
             </button>
             <button
               type="button"
@@ -339,7 +341,7 @@ export function LoginForm() {
               disabled={busy}
               onClick={() => requestCode('login')}
             >
-              Use OTP instead
+              {t('loginForm.useOtp')}
             </button>
           </div>
         </form>
@@ -354,12 +356,12 @@ export function LoginForm() {
             requestCode('password_reset');
           }}
         >
-          <FormStatus message={FORGOT_PROMPT[channel]} />
+          <FormStatus message={t(FORGOT_PROMPT[channel])} />
           {contactField}
           <FormAlert id={errorId} message={problem?.message ?? null} />
           <div className="flex flex-wrap items-center gap-4">
             <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy}>
-              {send.isPending ? 'Sending...' : 'Send Reset Code'}
+              {send.isPending ? t('loginForm.sending') : t('loginForm.sendReset')}
             </button>
             <button
               type="button"
@@ -367,7 +369,7 @@ export function LoginForm() {
               disabled={busy}
               onClick={() => goTo('password')}
             >
-              Back to login
+              {t('loginForm.backToLogin')}
             </button>
           </div>
         </form>
@@ -388,10 +390,15 @@ export function LoginForm() {
           }}
         >
           <p className="text-slate-700">
-            Enter the 6-digit code sent to <strong className="text-slate-900">{sentTo.value}</strong>.
+            <Trans
+              t={t}
+              i18nKey="loginForm.codeSentTo"
+              values={{ contact: sentTo.value }}
+              components={{ strong: <strong className="text-slate-900" /> }}
+            />
           </p>
           <OtpInput
-            legend="One-time code"
+            legend={t('loginForm.oneTimeCode')}
             digits={digits}
             onChange={setDigits}
             invalid={problem?.field === 'code'}
@@ -402,7 +409,7 @@ export function LoginForm() {
           <FormAlert id={errorId} message={problem?.message ?? null} />
           <div className="flex flex-wrap items-center gap-4">
             <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy}>
-              {verify.isPending ? 'Verifying...' : 'Verify & Login'}
+              {verify.isPending ? t('loginForm.verifying') : t('loginForm.verifyLogin')}
             </button>
             <ResendButton
               secondsLeft={countdown.secondsLeft}
@@ -410,7 +417,7 @@ export function LoginForm() {
               onResend={() => send.mutate({ contact: sentTo, purpose: 'login' })}
             />
             <button type="button" className={linkButtonClass} disabled={busy} onClick={backToChoose}>
-              Change phone/email
+              {t('loginForm.changeContact')}
             </button>
           </div>
         </form>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { OTP_LENGTH } from '@hasta/contracts/constants';
 import { useRef } from 'react';
 import type { ClipboardEvent, KeyboardEvent } from 'react';
@@ -29,6 +30,7 @@ export function OtpInput({
   disabled,
   autoFocus,
 }: OtpInputProps) {
+  const { t } = useTranslation('auth');
   const boxes = useRef<Array<HTMLInputElement | null>>([]);
 
   const focusBox = (index: number): void => {
@@ -98,7 +100,7 @@ export function OtpInput({
             inputMode="numeric"
             pattern="[0-9]*"
             autoComplete={index === 0 ? 'one-time-code' : 'off'}
-            aria-label={`Digit ${index + 1} of ${OTP_LENGTH}`}
+            aria-label={t('otp.digit', { index: index + 1, count: OTP_LENGTH })}
             aria-invalid={invalid}
             value={digit}
             disabled={disabled}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { SessionAnswer } from '@hasta/contracts/auth';
 import { messages } from '@hasta/contracts/messages';
 import { useMutation } from '@tanstack/react-query';
@@ -39,6 +40,7 @@ export function PasswordResetForm({
   onDone,
   onBack,
 }: PasswordResetFormProps) {
+  const { t } = useTranslation('auth');
   const errorId = useId();
   const [digits, setDigits] = useState<string[]>([...EMPTY_CODE]);
   const [password, setPassword] = useState('');
@@ -82,7 +84,7 @@ export function PasswordResetForm({
         a new password.
       </p>
       <OtpInput
-        legend="Reset code"
+        legend={t('reset.code')}
         digits={digits}
         onChange={setDigits}
         invalid={problem?.field === 'code'}
@@ -90,7 +92,7 @@ export function PasswordResetForm({
         autoFocus
       />
       <TextField
-        label="New password"
+        label={t('forced.new')}
         type="password"
         autoComplete="new-password"
         value={password}
@@ -99,7 +101,7 @@ export function PasswordResetForm({
         errorId={errorId}
       />
       <TextField
-        label="Confirm new password"
+        label={t('forced.confirm')}
         type="password"
         autoComplete="new-password"
         value={confirmPassword}
@@ -110,11 +112,11 @@ export function PasswordResetForm({
       <FormAlert id={errorId} message={problem?.message ?? resendError} />
       <div className="flex flex-wrap items-center gap-4">
         <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={reset.isPending}>
-          {reset.isPending ? 'Resetting...' : 'Reset Password'}
+          {reset.isPending ? t('reset.resetting') : t('reset.reset')}
         </button>
         <ResendButton secondsLeft={secondsLeft} pending={resendPending} onResend={onResend} />
         <button type="button" className={linkButtonClass} onClick={onBack}>
-          Back to login
+          {t('loginForm.backToLogin')}
         </button>
       </div>
     </form>

@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-hot-toast';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { FormAlert, FormStatus, TextField } from '../../../components/form-field';
@@ -161,14 +161,19 @@ export function RegisterFlow() {
     >
       {onOtpStep ? (
         <p className="text-slate-700">
-          Enter the 6-digit code sent to <strong className="text-slate-900">{target.value}</strong>.
+          <Trans
+            t={t}
+            i18nKey="loginForm.codeSentTo"
+            values={{ contact: target.value }}
+            components={{ strong: <strong className="text-slate-900" /> }}
+          />
         </p>
       ) : null}
       {verify.isPending && link !== null && codeOf(digits) === '' ? (
-        <FormStatus message="Verifying your link..." />
+        <FormStatus message={t('flow.verifyingLink')} />
       ) : null}
       <OtpInput
-        legend="Verification code"
+        legend={t('flow.code')}
         digits={digits}
         onChange={setDigits}
         invalid={problem?.field === 'code'}
@@ -183,7 +188,7 @@ export function RegisterFlow() {
           className={`${primaryButtonClass} ${disabledClass}`}
           disabled={verify.isPending}
         >
-          {verify.isPending ? 'Verifying...' : 'Verify Code'}
+          {verify.isPending ? t('loginForm.verifying') : t('flow.verify')}
         </button>
         <ResendButton
           secondsLeft={countdown.secondsLeft}
@@ -192,7 +197,7 @@ export function RegisterFlow() {
         />
         {onOtpStep ? (
           <button type="button" className={linkButtonClass} onClick={() => goTo('check-email')}>
-            Back to Email
+            {t('flow.backToEmail')}
           </button>
         ) : null}
       </div>
@@ -200,11 +205,11 @@ export function RegisterFlow() {
   );
 
   const title: Record<Step, string> = {
-    form: 'Your details',
-    'check-email': contact?.channel === 'phone' ? 'Check your phone' : 'Check your email',
-    otp: 'Enter verification code',
-    password: 'Create your password',
-    done: 'Account created',
+    form: t('flow.details'),
+    'check-email': contact?.channel === 'phone' ? t('flow.checkPhone') : t('flow.checkEmail'),
+    otp: t('flow.enterCode'),
+    password: t('flow.createPassword'),
+    done: t('flow.created'),
   };
 
   return (
@@ -256,16 +261,17 @@ export function RegisterFlow() {
       {step === 'check-email' && contact !== null ? (
         <div className="space-y-5">
           <p className="text-slate-700">
-            We sent a 6-digit verification code to <strong className="text-slate-900">{contact.value}</strong>
-            .
-            {contact.channel === 'email'
-              ? ' Open the link in the email to continue, or enter the code here.'
-              : ' Enter the code from the message to continue.'}
+            <Trans
+              t={t}
+              i18nKey={contact.channel === 'email' ? 'flow.sentEmail' : 'flow.sentPhone'}
+              values={{ contact: contact.value }}
+              components={{ strong: <strong className="text-slate-900" /> }}
+            />
           </p>
           {codeForm(contact, false)}
           <div className="flex flex-wrap items-center gap-4">
             <button type="button" className={primaryButtonClass} onClick={() => goTo('otp')}>
-              Enter Code Manually
+              {t('flow.manual')}
             </button>
             <button
               type="button"
@@ -276,7 +282,7 @@ export function RegisterFlow() {
                 goTo('form');
               }}
             >
-              Back to Registration
+              {t('flow.backToRegistration')}
             </button>
           </div>
         </div>
@@ -305,9 +311,7 @@ export function RegisterFlow() {
         />
       ) : null}
 
-      {step === 'done' ? (
-        <FormStatus message={`${doneMessage ?? ''} Redirecting to your dashboard...`} />
-      ) : null}
+      {step === 'done' ? <FormStatus message={`${doneMessage ?? ''} ${t('flow.redirecting')}`} /> : null}
     </section>
   );
 }
@@ -332,6 +336,7 @@ function RegisterPasswordStep({
   pending,
   onSubmit,
 }: RegisterPasswordStepProps) {
+  const { t } = useTranslation('auth');
   const field = (name: keyof RegisterPasswordValues) => ({
     value: values[name],
     onChange: (event: { currentTarget: HTMLInputElement }) =>
@@ -349,23 +354,25 @@ function RegisterPasswordStep({
         onSubmit();
       }}
     >
-      {askUsername ? <TextField label="Username" autoComplete="username" {...field('username')} /> : null}
+      {askUsername ? (
+        <TextField label={t('register.username')} autoComplete="username" {...field('username')} />
+      ) : null}
       <TextField
-        label="Password"
+        label={t('loginForm.passwordLabel')}
         type="password"
         autoComplete="new-password"
         autoFocus
         {...field('password')}
       />
       <TextField
-        label="Confirm password"
+        label={t('flow.confirmPassword')}
         type="password"
         autoComplete="new-password"
         {...field('confirmPassword')}
       />
       <FormAlert id={errorId} message={problem?.message ?? null} />
       <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={pending}>
-        {pending ? 'Creating account...' : 'Create Account'}
+        {pending ? t('flow.creating') : t('flow.create')}
       </button>
     </form>
   );

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { linkButtonClass } from '../../../components/ui-classes';
 
 /** 'Resend OTP', disabled with 'Resend OTP in {n}s' while the cooldown runs (spec §4, §5.11). */
@@ -10,6 +11,7 @@ export function ResendButton({
   pending: boolean;
   onResend: () => void;
 }) {
+  const { t } = useTranslation('auth');
   return (
     <button
       type="button"
@@ -17,7 +19,11 @@ export function ResendButton({
       disabled={secondsLeft > 0 || pending}
       onClick={onResend}
     >
-      {secondsLeft > 0 ? `Resend OTP in ${secondsLeft}s` : pending ? 'Sending...' : 'Resend OTP'}
+      {secondsLeft > 0
+        ? t('resend.wait', { seconds: secondsLeft })
+        : pending
+          ? t('loginForm.sending')
+          : t('resend.resend')}
     </button>
   );
 }

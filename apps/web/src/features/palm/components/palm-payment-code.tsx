@@ -3,11 +3,13 @@ import type { PalmConfirmation } from '@hasta/contracts/palm';
 import { formatInr } from '@hasta/ledger/money';
 import { useId, useRef, useState } from 'react';
 import { toast } from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
 import type { FormEvent } from 'react';
 
 import { CodeChannelBadge, FormAlert, OtpField } from '../../../components/form-field';
 import { disabledClass, primaryButtonClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { translateMessage } from '../../../lib/server-message';
 import { cancelPalmPayment, confirmPalmPayment } from '../api/palm';
 import type { PalmConfirmationAnswer, PalmPaymentAnswer, PalmPaymentOrConfirmation } from '../api/palm';
 
@@ -25,6 +27,7 @@ export interface PalmPaymentCodeProps {
  * payer tells or types the code sent to their own phone or email, and it pays. Cancel releases the amount.
  */
 export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: PalmPaymentCodeProps) {
+  const { t } = useTranslation('palmScan');
   const alertId = useId();
   const [otp, setOtp] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -67,19 +70,18 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: Pal
   return (
     <section aria-labelledby={`${alertId}-heading`} className="space-y-4">
       <h3 id={`${alertId}-heading`} className="text-lg font-semibold text-slate-900">
-        Payer’s code
+        {t('code.title')}
       </h3>
       <p role="status" className="text-slate-800">
-        {message}
+        {translateMessage(message)}
       </p>
       <p className="text-sm text-slate-700">
         <CodeChannelBadge channel={confirmation.channel} className="mr-2" />
-        Sent to {confirmation.sent_to}. {formatInr(confirmation.amount, 'en-IN')} is held from the payer’s
-        wallet until the code is entered, for 5 minutes at most.
+        {t('code.held', { to: confirmation.sent_to, amount: formatInr(confirmation.amount, 'en-IN') })}
       </p>
       <form noValidate className="space-y-4" onSubmit={(event) => void confirm(event)}>
         <OtpField
-          label="Payer’s 6-digit code"
+          label={t('code.label')}
           autoComplete="off"
           value={otp}
           invalid={error !== null}
@@ -89,7 +91,7 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: Pal
         <FormAlert id={alertId} message={error} />
         <div className="flex flex-wrap gap-3">
           <button type="submit" className={`${primaryButtonClass} ${disabledClass}`} disabled={busy !== null}>
-            {busy === 'confirm' ? 'Confirming...' : 'Confirm payment'}
+            {busy === 'confirm' ? t('code.confirming') : t('code.confirm')}
           </button>
           <button
             type="button"
@@ -97,7 +99,7 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: Pal
             disabled={busy !== null}
             onClick={() => void cancel()}
           >
-            {busy === 'cancel' ? 'Cancelling...' : 'Cancel payment'}
+            {busy === 'cancel' ? t('code.cancelling') : t('code.cancel')}
           </button>
         </div>
       </form>

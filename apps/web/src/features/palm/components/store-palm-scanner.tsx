@@ -67,10 +67,10 @@ export function StorePalmScanner({
       />
       <div className="flex flex-wrap gap-3">
         <button type="button" className={secondaryButtonClass} onClick={onUseQr}>
-          Show a QR code for {formatInr(amountText, 'en-IN')} instead
+          {t('store.useQr', { amount: formatInr(amountText, 'en-IN') })}
         </button>
         <button type="button" className={secondaryButtonClass} onClick={onCancel}>
-          Cancel
+          {t('register.cancel')}
         </button>
       </div>
     </div>

@@ -1,15 +1,15 @@
 import { PALM_REGISTRATION_REDIRECT_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
-import { PALM_CONSENT_NOTICE } from '@hasta/contracts/palm';
 import type { Hand, PalmScan } from '@hasta/contracts/palm';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { CodeChannelBadge } from '../../../components/form-field';
 import { Page } from '../../../components/page';
+import { translateMessage } from '../../../lib/server-message';
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import { StepUpCode } from '../../../components/step-up-code';
 import type { PalmScanOutcome } from '../../../components/palm-scanner/palm-scanner';
@@ -35,7 +35,7 @@ import {
   scanningBanner,
   successTexts,
 } from '../utils/registration-texts';
-import type { HandsRegistered } from '../utils/registration-texts';
+import type { HandsRegistered, TranslateRegister } from '../utils/registration-texts';
 
 type Phase =
   | { kind: 'choose' }
@@ -60,6 +60,8 @@ const APPROVAL_POLL_MS = 3000;
  */
 export function PalmRegisterRoute() {
   const { t } = useTranslation(['app', 'meta', 'messages']);
+  const { t: palmText } = useTranslation('palmScan');
+  const registerText: TranslateRegister = (key) => palmText(`register.${key}`);
   const user = useStoredUser();
   const navigate = useNavigate();
   const location = useLocation();
@@ -123,7 +125,7 @@ export function PalmRegisterRoute() {
   const register = async (hand: Hand, scan: PalmScan): Promise<PalmScanOutcome> => {
     const answer = await registerPalm({ userId: targetId, hand, scan });
     if ('approval_required' in answer) pendingRequest.current = answer.request;
-    return { title: successTexts(hand, admin).title, detail: answer.message };
+    return { title: successTexts(hand, admin, registerText).title, detail: answer.message };
   };
 
   const goBackButton = (
@@ -148,20 +150,25 @@ export function PalmRegisterRoute() {
     );
   }
 
-  const continueText = hands === null ? null : continueLabel(hands, admin);
+  const continueText = hands === null ? null : continueLabel(hands, admin, registerText);
 
   return (
     <Page title={t('meta:pages.palmRegister.title')} lead={t('app:palmRegister.lead')}>
       <div className="max-w-2xl space-y-6">
         {params.adminMode && targetLabel !== null ? (
           <p className="rounded-lg border border-sky-300 bg-sky-50 px-4 py-3 text-sm text-sky-950">
-            Admin mode: registering a palm for <strong>{targetLabel}</strong>.
+            <Trans
+              t={palmText}
+              i18nKey="register.adminMode"
+              values={{ target: targetLabel }}
+              components={{ strong: <strong /> }}
+            />
           </p>
         ) : null}
 
         {state.isPending ? (
           <p role="status" className="text-slate-600">
-            Loading registration state...
+            {palmText('register.loading')}
           </p>
         ) : null}
         {state.isError ? (
@@ -170,7 +177,7 @@ export function PalmRegisterRoute() {
               {errorMessage(state.error, messages.userNotFoundLogin)}
             </p>
             <button type="button" className={secondaryButtonClass} onClick={() => void state.refetch()}>
-              Retry
+              {palmText('register.retry')}
             </button>
           </div>
         ) : null}
@@ -179,19 +186,14 @@ export function PalmRegisterRoute() {
           <div className={cardClass}>
             <StepUpCode
               purpose="palm_enrol"
-              intro={
-                <p>
-                  A registered palm can pay from your wallet. Before you register one, confirm it is you with
-                  a code we send to your own phone or email.
-                </p>
-              }
+              intro={<p>{palmText('register.stepUpIntro')}</p>}
               onVerified={setVerifiedUntil}
             />
           </div>
         ) : null}
 
         {hands === null ? null : (
-          <section aria-label="Registration state" className={cardClass}>
+          <section aria-label={palmText('register.stateLabel')} className={cardClass}>
             <RegistrationProgress hands={hands} />
             {shown.kind === 'choose' && confirmed ? (
               <HandChoice hands={hands} onChoose={(hand) => setPhase({ kind: 'scan', hand, attempt: 0 })} />
@@ -257,7 +259,7 @@ export function PalmRegisterRoute() {
         ) : null}
 
         {shown.kind === 'error' ? (
-          <section aria-label="Registration failed" className={`${cardClass} space-y-4`}>
+          <section aria-label={palmText('register.failedLabel')} className={`${cardClass} space-y-4`}>
             <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 font-medium text-red-800">
               {shown.message}
             </p>
@@ -266,7 +268,7 @@ export function PalmRegisterRoute() {
               className={primaryButtonClass}
               onClick={() => setPhase({ kind: 'scan', hand: shown.hand, attempt: shown.attempt + 1 })}
             >
-              Try Again
+              {palmText('register.tryAgain')}
             </button>
           </section>
         ) : null}
@@ -285,16 +287,17 @@ export function PalmRegisterRoute() {
 }
 
 function RegistrationProgress({ hands }: { hands: HandsRegistered }) {
+  const { t } = useTranslation('palmScan');
   const labelId = useId();
   const progress = registrationProgress(hands);
   return (
     <div>
       <p role="status" className="text-lg font-semibold text-slate-900">
-        {registrationStatusText(hands)}
+        {registrationStatusText(hands, (key) => t(`register.${key}`))}
       </p>
       <div className="mt-3 flex items-center gap-3">
         <span id={labelId} className="sr-only">
-          Registration progress
+          {t('register.progressLabel')}
         </span>
         <div
           role="progressbar"
@@ -315,6 +318,7 @@ function RegistrationProgress({ hands }: { hands: HandsRegistered }) {
 }
 
 function HandChoice({ hands, onChoose }: { hands: HandsRegistered; onChoose: (hand: Hand) => void }) {
+  const { t } = useTranslation('palmScan');
   const both = hands.left && hands.right;
   return (
     <div className="mt-6">
@@ -329,7 +333,7 @@ function HandChoice({ hands, onChoose }: { hands: HandsRegistered; onChoose: (ha
               disabled={done}
               onClick={() => onChoose(hand)}
             >
-              {handButtonLabel(hand, hands)}
+              {handButtonLabel(hand, hands, (key) => t(`register.${key}`))}
             </button>
           );
         })}
@@ -353,7 +357,8 @@ function ScanStep({ hand, agreed, onAgree, onCancel, children }: ScanStepProps) 
   const headingId = useId();
   const noticeId = useId();
   const checkboxId = useId();
-  const banner = scanningBanner(hand);
+  const { t } = useTranslation(['palmScan', 'app']);
+  const banner = scanningBanner(hand, (key) => t(`register.${key}`));
   return (
     <section aria-labelledby={headingId} className={`${cardClass} space-y-5`}>
       <div className="rounded-lg bg-emerald-50 px-4 py-3">
@@ -363,9 +368,9 @@ function ScanStep({ hand, agreed, onAgree, onCancel, children }: ScanStepProps) 
         <p className="text-emerald-950">{banner.instruction}</p>
       </div>
       <div className="rounded-lg border border-slate-300 px-4 py-3">
-        <p className="font-semibold text-slate-900">What is kept, and why</p>
+        <p className="font-semibold text-slate-900">{t('register.keptTitle')}</p>
         <p id={noticeId} className="mt-1 text-sm text-slate-700">
-          {PALM_CONSENT_NOTICE}
+          {t('app:palmConsentNotice')}
         </p>
         <div className="mt-3 flex items-center gap-2">
           <input
@@ -377,13 +382,17 @@ function ScanStep({ hand, agreed, onAgree, onCancel, children }: ScanStepProps) 
             onChange={(event) => onAgree(event.target.checked)}
           />
           <label htmlFor={checkboxId} className="font-medium text-slate-900">
-            I agree
+            {t('register.agree')}
           </label>
         </div>
       </div>
-      {agreed ? children : <p className="text-sm text-slate-700">{messages.palmConsentRequired}</p>}
+      {agreed ? (
+        children
+      ) : (
+        <p className="text-sm text-slate-700">{translateMessage(messages.palmConsentRequired)}</p>
+      )}
       <button type="button" className={secondaryButtonClass} onClick={onCancel}>
-        Cancel
+        {t('register.cancel')}
       </button>
     </section>
   );
@@ -418,18 +427,24 @@ function WaitingForOwner({
     if (status === 'approved') onApproved();
     else if (status !== 'waiting') onClosed(CLOSED_MESSAGES[status]);
   }, [status, onApproved, onClosed]);
+  const { t } = useTranslation('palmScan');
   return (
-    <section aria-label="Waiting for the owner" className={`${cardClass} space-y-3`}>
+    <section aria-label={t('register.waitingLabel')} className={`${cardClass} space-y-3`}>
       <p role="status" className="text-xl font-semibold text-slate-900">
-        Waiting for the owner’s approval
+        {t('register.waitingTitle')}
       </p>
       <p className="text-slate-800">
-        {messages.palmEnrolmentApprovalSent} Nothing is registered until{' '}
-        <strong>{targetLabel ?? 'the owner'}</strong> approves it.
+        {translateMessage(messages.palmEnrolmentApprovalSent)}{' '}
+        <Trans
+          t={t}
+          i18nKey="register.nothingUntil"
+          values={{ owner: targetLabel ?? t('register.theOwner') }}
+          components={{ strong: <strong /> }}
+        />
       </p>
       <p className="text-sm text-slate-700">
         <CodeChannelBadge channel={request.channel} className="mr-2" />
-        Code sent to {request.sent_to}. The request expires at {formatTime(request.expires_at)}.
+        {t('register.codeSent', { to: request.sent_to, time: formatTime(request.expires_at) })}
       </p>
     </section>
   );
@@ -455,11 +470,11 @@ function SuccessPanel({
   onRegisterOther: (other: Hand) => void;
 }) {
   const { t } = useTranslation('palmScan');
-  const texts = successTexts(hand, admin);
+  const texts = successTexts(hand, admin, (key) => t(`register.${key}`));
   const other: Hand = hand === 'left' ? 'right' : 'left';
   const both = hands[other];
   return (
-    <section aria-label="Registration complete" className={`${cardClass} text-center`}>
+    <section aria-label={t('register.completeLabel')} className={`${cardClass} text-center`}>
       <div role="status">
         <p className="text-2xl font-bold text-emerald-800">{texts.title}</p>
         <p className="mt-2 text-slate-800">{texts.detail}</p>

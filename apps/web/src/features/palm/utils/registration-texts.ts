@@ -1,5 +1,7 @@
 import type { Hand } from '@hasta/contracts/palm';
 
+import { palmScan } from '../../../locales/en/palm-scan';
+
 /** The texts of spec §2.12 for a registration state, verbatim. */
 
 export interface HandsRegistered {
@@ -13,44 +15,57 @@ export function registrationProgress(hands: HandsRegistered): 0 | 50 | 100 {
   return hands.left || hands.right ? 50 : 0;
 }
 
-export function registrationStatusText(hands: HandsRegistered): string {
-  if (hands.left && hands.right) return 'Both hands registered ✓';
-  if (hands.left) return 'Left hand registered ✓ - You can register right hand or continue';
-  if (hands.right) return 'Right hand registered ✓ - You can register left hand or continue';
-  return 'Choose which hand(s) you want to register';
+/** Looks a registration text up (the page passes i18next's; the default reads the English catalogue). */
+export type RegisterTextKey = keyof typeof palmScan.register;
+export type TranslateRegister = (key: RegisterTextKey) => string;
+const english: TranslateRegister = (key) => palmScan.register[key];
+
+export function registrationStatusText(hands: HandsRegistered, t: TranslateRegister = english): string {
+  if (hands.left && hands.right) return t('statusBoth');
+  if (hands.left) return t('statusLeft');
+  if (hands.right) return t('statusRight');
+  return t('statusNone');
 }
 
 export const handTitle = (hand: Hand): string => (hand === 'left' ? 'Left' : 'Right');
 
 /** A hand's button: Register, or disabled once registered ('Already Registered' once both are). */
-export function handButtonLabel(hand: Hand, hands: HandsRegistered): string {
-  if (hands.left && hands.right) return 'Already Registered';
-  return hands[hand] ? `${handTitle(hand)} Hand ✓ Registered` : `Register ${handTitle(hand)} Hand`;
+export function handButtonLabel(hand: Hand, hands: HandsRegistered, t: TranslateRegister = english): string {
+  if (hands.left && hands.right) return t('alreadyRegistered');
+  if (hand === 'left') return hands.left ? t('leftRegistered') : t('registerLeft');
+  return hands.right ? t('rightRegistered') : t('registerRight');
 }
 
 /** Shown once a hand is registered: Continue, or Return once both are; to /admin for an admin. */
-export function continueLabel(hands: HandsRegistered, admin: boolean): string | null {
+export function continueLabel(
+  hands: HandsRegistered,
+  admin: boolean,
+  t: TranslateRegister = english,
+): string | null {
   if (!hands.left && !hands.right) return null;
-  const verb = hands.left && hands.right ? 'Return' : 'Continue';
-  return `${verb} to ${admin ? 'Admin' : 'Dashboard'}`;
+  if (hands.left && hands.right) return admin ? t('returnAdmin') : t('returnDashboard');
+  return admin ? t('continueAdmin') : t('continueDashboard');
 }
 
 export function successTexts(
   hand: Hand,
   admin: boolean,
+  t: TranslateRegister = english,
 ): { title: string; detail: string; redirect: string } {
   return {
-    title: 'Registration Complete!',
-    detail: `${handTitle(hand)} hand has been registered successfully.`,
-    redirect: admin ? 'Redirecting to admin dashboard...' : 'Redirecting to dashboard...',
+    title: t('complete'),
+    detail: hand === 'left' ? t('detailLeft') : t('detailRight'),
+    redirect: admin ? t('redirectAdmin') : t('redirect'),
   };
 }
 
-export function scanningBanner(hand: Hand): { title: string; instruction: string } {
-  return {
-    title: `Registering your ${hand.toUpperCase()} hand`,
-    instruction: `Place your ${hand} hand on the scanner`,
-  };
+export function scanningBanner(
+  hand: Hand,
+  t: TranslateRegister = english,
+): { title: string; instruction: string } {
+  return hand === 'left'
+    ? { title: t('scanningLeft'), instruction: t('placeLeft') }
+    : { title: t('scanningRight'), instruction: t('placeRight') };
 }
 
 /** The query parameters of spec §2.12: admin_mode (true), user_id, user_email and hand. */

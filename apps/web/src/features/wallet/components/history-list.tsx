@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import {
   COPY_CONFIRMATION_MS,
   HASH_LEADING_CHARS,
@@ -52,10 +53,11 @@ export function HistoryList({
 }
 
 function StatusText({ status }: { status: string }) {
+  const { t } = useTranslation('wallet');
   const completed = status.toLowerCase() === 'completed';
   return (
     <span className={`text-sm font-semibold ${completed ? 'text-emerald-800' : 'text-slate-700'}`}>
-      {status}
+      {completed ? t('history.completed') : status}
     </span>
   );
 }
@@ -69,12 +71,13 @@ function HistoryRow({
   viewer: Viewer;
   notMe: NotMe | undefined;
 }) {
+  const { t } = useTranslation('wallet');
   const when = <span className="text-sm text-slate-600">{formatDateTime(entry.created_at)}</span>;
   if (entry.type === 'palm_registration') {
     return (
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div>
-          <p className="font-semibold text-slate-900">Palm Registered</p>
+          <p className="font-semibold text-slate-900">{t('history.palmRegistered')}</p>
           {when}
         </div>
         <StatusText status="Completed" />
@@ -85,11 +88,13 @@ function HistoryRow({
     return (
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div>
-          <p className="font-semibold text-slate-900">Manual Palm Scan ({entry.status})</p>
+          <p className="font-semibold text-slate-900">{t('history.manualScan', { status: entry.status })}</p>
           {when}
         </div>
         {entry.similarity === null ? null : (
-          <span className="text-sm text-slate-700">Similarity {entry.similarity.toFixed(1)}%</span>
+          <span className="text-sm text-slate-700">
+            {t('history.similarity', { value: entry.similarity.toFixed(1) })}
+          </span>
         )}
       </div>
     );
@@ -112,10 +117,12 @@ function HistoryRow({
     <div className="flex flex-wrap items-start justify-between gap-3">
       <div className="min-w-0">
         <p className="font-semibold text-slate-900">
-          Transaction #{(entry.txid ?? '').slice(0, TX_ID_SHOWN_CHARS)}
+          {t('history.transaction', { id: (entry.txid ?? '').slice(0, TX_ID_SHOWN_CHARS) })}
         </p>
         <p className="text-sm text-slate-700">
-          {received ? `From ${entry.sender ?? '—'}` : `To ${entry.receiver ?? '—'}`}
+          {received
+            ? t('history.fromParty', { party: entry.sender ?? '—' })
+            : t('history.toParty', { party: entry.receiver ?? '—' })}
         </p>
         {when}
         {entry.tx === null ? null : <CopyHash hash={entry.tx} />}
@@ -148,6 +155,7 @@ function HistoryRow({
 }
 
 function CopyHash({ hash }: { hash: string }) {
+  const { t } = useTranslation('wallet');
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return undefined;
@@ -166,11 +174,11 @@ function CopyHash({ hash }: { hash: string }) {
         onClick={() => {
           navigator.clipboard.writeText(hash).then(
             () => setCopied(true),
-            () => toast.error('Copy failed: select the hash and copy it by hand.'),
+            () => toast.error(t('history.copyFailed')),
           );
         }}
       >
-        {copied ? messages.copied : 'Copy'}
+        {copied ? messages.copied : t('history.copy')}
         <span className="sr-only"> transaction hash</span>
       </button>
     </p>

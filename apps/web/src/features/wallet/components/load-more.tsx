@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { secondaryButtonClass } from '../../../components/ui-classes';
 
 /** The end of a paged list: a button for the next (older) page while there is one, and its failure. */
@@ -12,6 +13,7 @@ export function LoadMore({
   error: string | null;
   onLoad: () => void;
 }) {
+  const { t } = useTranslation('wallet');
   if (!hasMore) return null;
   return (
     <div className="mt-4 flex flex-wrap items-center justify-center gap-4">
@@ -21,7 +23,7 @@ export function LoadMore({
         </p>
       )}
       <button type="button" className={secondaryButtonClass} disabled={loading} onClick={onLoad}>
-        {loading ? 'Loading...' : error === null ? 'Load older entries' : 'Retry'}
+        {loading ? t('history.loadingMore') : error === null ? t('history.loadMore') : t('history.retry')}
       </button>
     </div>
   );

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { messages } from '@hasta/contracts/messages';
 import type { Dispute } from '@hasta/contracts/palm-trust';
 import { formatInr } from '@hasta/ledger/money';
@@ -11,7 +12,7 @@ import { dangerButtonClass, disabledClass, secondaryButtonClass } from '../../..
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/date-format';
 import { disputesQueryKey, fetchMyDisputes, reportPalmPayment } from '../api/disputes';
-import { disputesByTransaction, disputeStatusText } from '../dispute-status';
+import { disputesByTransaction } from '../dispute-status';
 
 /** A palm payment the signed-in person made, which they can report as "Not me". */
 export interface PalmPayment {
@@ -44,6 +45,7 @@ export function useNotMe(userId: string | null): NotMe {
     refetchOnMount: 'always',
     select: disputesByTransaction,
   });
+  const { t } = useTranslation('wallet');
   const report = useMutation({
     mutationFn: (payment: PalmPayment) => reportPalmPayment(payment.transactionId),
     onSuccess: () => {
@@ -58,14 +60,16 @@ export function useNotMe(userId: string | null): NotMe {
   });
 
   const dialog = (
-    <Modal open={asking !== null} title="Report this palm payment?" onClose={() => setAsking(null)}>
+    <Modal open={asking !== null} title={t('notMe.title')} onClose={() => setAsking(null)}>
       {asking === null ? null : (
         <div className="space-y-4">
           <p>
-            <strong className="text-slate-900">{formatInr(asking.amount, 'en-IN')}</strong> paid with your
-            palm on {formatDateTime(asking.createdAt)}. If it was not you, report it: palm pay is paused at
-            once on every hand and every device, and an admin reviews the payment. You turn palm pay back on
-            from the Consent tab with a code.
+            <Trans
+              t={t}
+              i18nKey="notMe.explain"
+              values={{ amount: formatInr(asking.amount, 'en-IN'), when: formatDateTime(asking.createdAt) }}
+              components={{ strong: <strong className="text-slate-900" /> }}
+            />
           </p>
           <button
             type="button"
@@ -73,7 +77,7 @@ export function useNotMe(userId: string | null): NotMe {
             disabled={report.isPending}
             onClick={() => report.mutate(asking)}
           >
-            {report.isPending ? 'Reporting...' : 'Report: this wasn’t me'}
+            {report.isPending ? t('notMe.reporting') : t('notMe.report')}
           </button>
         </div>
       )}
@@ -93,6 +97,7 @@ export function NotMeAction({
   dispute: Dispute | undefined;
   onAsk: (payment: PalmPayment) => void;
 }) {
+  const { t } = useTranslation('wallet');
   if (dispute !== undefined) {
     const tone =
       dispute.status === 'refunded'
@@ -105,7 +110,11 @@ export function NotMeAction({
         className={`mt-2 inline-block rounded-lg px-2 py-1 text-sm font-semibold break-words ${tone}`}
         data-testid="dispute-status"
       >
-        {disputeStatusText(dispute)}
+        {dispute.status === 'refunded'
+          ? t('notMe.refunded')
+          : dispute.status === 'rejected'
+            ? t('notMe.rejected', { reason: dispute.reason ?? t('notMe.noReason') })
+            : t('notMe.reported')}
       </p>
     );
   }
@@ -116,10 +125,12 @@ export function NotMeAction({
       className={`${secondaryButtonClass} mt-2 px-3 py-1`}
       onClick={() => onAsk(payment)}
     >
-      Not me
+      {t('notMe.button')}
       <span className="sr-only">
-        : report the palm payment of {formatInr(payment.amount, 'en-IN')} on{' '}
-        {formatDateTime(payment.createdAt)}
+        {t('notMe.buttonDetail', {
+          amount: formatInr(payment.amount, 'en-IN'),
+          when: formatDateTime(payment.createdAt),
+        })}
       </span>
     </button>
   );

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { messages } from '@hasta/contracts/messages';
 import { parsePaymentUri } from '@hasta/contracts/qr';
 import { useState } from 'react';
@@ -15,6 +16,7 @@ type Step = { kind: 'scanning' } | { kind: 'resolving' } | { kind: 'failed'; mes
  * is not a Hasta payment code is refused here without a call; the server checks everything again.
  */
 export function QrPayScanner({ onResolved }: { onResolved: (payee: ScannedPayee) => void }) {
+  const { t } = useTranslation('wallet');
   const [step, setStep] = useState<Step>({ kind: 'scanning' });
   const [attempt, setAttempt] = useState(0);
 
@@ -41,7 +43,7 @@ export function QrPayScanner({ onResolved }: { onResolved: (payee: ScannedPayee)
       {step.kind === 'scanning' ? <QrScanner key={attempt} onDecode={(text) => void read(text)} /> : null}
       {step.kind === 'resolving' ? (
         <p role="status" className="text-slate-700">
-          Reading the payment code...
+          {t('qrScan.reading')}
         </p>
       ) : null}
       {step.kind === 'failed' ? (
@@ -50,7 +52,7 @@ export function QrPayScanner({ onResolved }: { onResolved: (payee: ScannedPayee)
             {step.message}
           </p>
           <button type="button" className={secondaryButtonClass} onClick={again}>
-            Scan again
+            {t('qrScan.again')}
           </button>
         </div>
       ) : null}

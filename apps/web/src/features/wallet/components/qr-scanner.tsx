@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 
 import { CameraUnavailable } from '../../../components/camera-unavailable';
@@ -60,6 +61,7 @@ interface QrScannerProps {
  * unmounting or a read stops it; remount (a new `key`) to scan again.
  */
 export function QrScanner({ onDecode }: QrScannerProps) {
+  const { t } = useTranslation('wallet');
   const videoRef = useRef<HTMLVideoElement>(null);
   const [state, setState] = useState<ScannerState>('starting');
   const [attempt, setAttempt] = useState(0);
@@ -116,7 +118,7 @@ export function QrScanner({ onDecode }: QrScannerProps) {
       <div className="overflow-hidden rounded-xl bg-slate-900">
         <video
           ref={videoRef}
-          aria-label="Camera preview"
+          aria-label={t('qrScan.preview')}
           className="aspect-[4/3] w-full object-cover"
           muted
           playsInline
@@ -131,7 +133,7 @@ export function QrScanner({ onDecode }: QrScannerProps) {
         />
       ) : (
         <p role="status" className="text-sm text-slate-700">
-          {state === 'starting' ? 'Starting the camera...' : 'Point the camera at a Hasta payment QR code.'}
+          {state === 'starting' ? t('qrScan.starting') : t('qrScan.point')}
         </p>
       )}
     </div>

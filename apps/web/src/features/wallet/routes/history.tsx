@@ -59,14 +59,14 @@ export function HistoryRoute() {
             {errorMessage(history.error, messages.failedToLoadHistory)}
           </p>
           <button type="button" className={secondaryButtonClass} onClick={() => void history.refetch()}>
-            Retry
+            {t('history.retry')}
           </button>
         </div>
       ) : null}
       {empty ? (
         <div className={`${cardClass} text-center`}>
-          <p className="text-lg font-semibold text-slate-900">No transactions found</p>
-          <p className="mt-1 text-slate-600">Your transaction history will appear here</p>
+          <p className="text-lg font-semibold text-slate-900">{t('history.none')}</p>
+          <p className="mt-1 text-slate-600">{t('history.noneHint')}</p>
         </div>
       ) : null}
       {!empty && pages.length > 0 ? (
@@ -117,17 +117,20 @@ function Record({
   dispute: Dispute | undefined;
   onNotMe: NotMe['ask'];
 }) {
+  const { t } = useTranslation('wallet');
   const received = record.direction === 'received';
   const completed = record.status === 'completed';
   // A completed palm payment this person made is the one kind they can report as "Not me"; once reported,
   // its dispute's state.
   const showNotMe = dispute !== undefined || (!received && record.hand_hash !== null && completed);
   return (
-    <article aria-label={`${received ? 'Received' : 'Sent'} ${formatInr(record.amount, 'en-IN')}`}>
+    <article
+      aria-label={`${received ? t('history.received') : t('history.sent')} ${formatInr(record.amount, 'en-IN')}`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className={`text-lg font-semibold ${received ? 'text-emerald-800' : 'text-slate-900'}`}>
-            {received ? 'Received' : 'Sent'}
+            {received ? t('history.received') : t('history.sent')}
           </p>
           <p className="text-sm text-slate-600">{formatDateTime(record.created_at)}</p>
         </div>
@@ -147,15 +150,15 @@ function Record({
       </div>
       <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-2">
         <div>
-          <dt className="text-slate-600">From</dt>
+          <dt className="text-slate-600">{t('history.from')}</dt>
           <dd className="break-all text-slate-900">{record.from_user_email ?? '—'}</dd>
         </div>
         <div>
-          <dt className="text-slate-600">To</dt>
+          <dt className="text-slate-600">{t('history.to')}</dt>
           <dd className="break-all text-slate-900">{record.to_user_email ?? '—'}</dd>
         </div>
         <div>
-          <dt className="text-slate-600">Blockchain transaction</dt>
+          <dt className="text-slate-600">{t('history.blockchainTx')}</dt>
           <dd className="font-mono break-all text-slate-900">
             {shortId(record.blockchain_tx)}
             {record.blockchain_tx === null ? null : (
@@ -163,14 +166,14 @@ function Record({
                 to={`/verify?id=${encodeURIComponent(record.id)}`}
                 className="ml-2 font-sans font-semibold text-indigo-700 underline hover:text-indigo-900"
               >
-                Receipt
-                <span className="sr-only"> for transaction {record.id}</span>
+                {t('history.receipt')}
+                <span className="sr-only"> {t('history.receiptFor', { id: record.id })}</span>
               </Link>
             )}
           </dd>
         </div>
         <div>
-          <dt className="text-slate-600">Hand hash</dt>
+          <dt className="text-slate-600">{t('history.handHash')}</dt>
           <dd className="font-mono break-all text-slate-900">{shortId(record.hand_hash)}</dd>
         </div>
       </dl>

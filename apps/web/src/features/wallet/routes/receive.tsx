@@ -80,18 +80,18 @@ export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep
             {t('receive.contact')}
           </h2>
           {email === null && phone === null ? (
-            <p className="mt-2 text-slate-700">No contact information available</p>
+            <p className="mt-2 text-slate-700">{t('receive.noContact')}</p>
           ) : (
             <dl className="mt-2 space-y-1">
               {email === null ? null : (
                 <div className="flex gap-2">
-                  <dt className="text-slate-600">Email:</dt>
+                  <dt className="text-slate-600">{t('receive.email')}</dt>
                   <dd className="break-all text-slate-900">{email}</dd>
                 </div>
               )}
               {phone === null ? null : (
                 <div className="flex gap-2">
-                  <dt className="text-slate-600">Phone:</dt>
+                  <dt className="text-slate-600">{t('receive.phone')}</dt>
                   <dd className="text-slate-900">{phone}</dd>
                 </div>
               )}

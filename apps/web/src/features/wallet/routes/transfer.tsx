@@ -4,7 +4,7 @@ import { formatInr, paiseToRupeesText, parseRupees } from '@hasta/ledger/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-hot-toast';
 
@@ -235,7 +235,7 @@ export function TransferRoute() {
   if (pending !== null && done) {
     const receiver = pending.transfer.receiverEmail || pending.transfer.receiverPhone;
     return (
-      <Page title="Send Money" lead={messages.moneySent}>
+      <Page title={t('transfer.title')} lead={messages.moneySent}>
         <section role="status" aria-label={messages.moneySent} className={`${cardClass} max-w-lg space-y-3`}>
           <p className="text-xl font-bold text-emerald-800">{messages.moneySent}</p>
           <p className="text-slate-800" data-testid="transfer-done">
@@ -256,7 +256,7 @@ export function TransferRoute() {
   if (pending !== null) {
     const sms = pending.channel.kind === 'sms';
     return (
-      <Page title="Verify OTP" lead="Enter the 6-digit code sent to your phone/email">
+      <Page title={t('transfer.verifyTitle')} lead={t('transfer.verifyLead')}>
         <div className={`${cardClass} max-w-lg`}>
           <p>
             <CodeChannelBadge channel={pending.channel.kind} />
@@ -275,7 +275,7 @@ export function TransferRoute() {
           </p>
           <form noValidate className="mt-4 space-y-4" onSubmit={(event) => void verify(event)}>
             <OtpField
-              label="One-time code"
+              label={t('transfer.oneTimeCode')}
               autoComplete="one-time-code"
               value={otp}
               invalid={error === messages.invalidOtp}
@@ -284,7 +284,7 @@ export function TransferRoute() {
             />
             <FormAlert id={alertId} message={error} />
             <button type="submit" className={`${primaryButtonClass} ${disabledClass} w-full`} disabled={busy}>
-              {busy ? 'Verifying...' : 'Verify & Send Money'}
+              {busy ? t('transfer.verifying') : t('transfer.verifySend')}
             </button>
           </form>
           {hasPasskey ? (
@@ -305,13 +305,13 @@ export function TransferRoute() {
               onClick={() => void resend()}
             >
               {countdown.secondsLeft > 0
-                ? `Resend in ${countdown.secondsLeft}s`
+                ? t('transfer.resendIn', { seconds: countdown.secondsLeft })
                 : sms
-                  ? 'Resend SMS OTP'
-                  : 'Resend Email OTP'}
+                  ? t('transfer.resendSms')
+                  : t('transfer.resendEmail')}
             </button>
             <button type="button" className={secondaryButtonClass} disabled={done} onClick={goBack}>
-              Go Back
+              {t('transfer.goBack')}
             </button>
           </div>
         </div>
@@ -365,9 +365,20 @@ export function TransferRoute() {
             {qrPayee === null ? null : (
               <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg bg-emerald-50 px-3 py-2">
                 <p className="text-sm text-emerald-900">
-                  Paying <strong>{qrPayee.payee_name}</strong>
-                  {qrPayee.payee_kind === 'store' ? ' (store)' : ''} from a scanned QR code
-                  {qrPayee.amount === null ? '' : ', for a fixed amount'}.
+                  <Trans
+                    t={t}
+                    i18nKey={
+                      qrPayee.payee_kind === 'store'
+                        ? qrPayee.amount === null
+                          ? 'transfer.payingStore'
+                          : 'transfer.payingStoreFixed'
+                        : qrPayee.amount === null
+                          ? 'transfer.paying'
+                          : 'transfer.payingFixed'
+                    }
+                    values={{ payee: qrPayee.payee_name }}
+                    components={{ strong: <strong /> }}
+                  />
                 </p>
                 <button
                   type="button"
