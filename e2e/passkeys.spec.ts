@@ -85,6 +85,11 @@ test.describe('passkeys', () => {
     await page.getByRole('button', { name: 'Use passkey' }).click();
     await expect(page).toHaveURL('/store-dashboard');
     await expect(page.getByText('Welcome, Passkey Chai')).toBeVisible();
+    // The store's Settings list its owner's signed-in devices, this one marked (issue 23 item 2).
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    const devices = page.getByRole('region', { name: 'Signed-in devices' });
+    await expect(devices.getByText(/^This device: /)).toBeVisible();
+    await expect(devices.getByRole('button', { name: 'Sign out everywhere else' })).toBeEnabled();
   });
 
   test('the admin signs in with the passkey and gives value', async ({ page, account }) => {
@@ -94,6 +99,11 @@ test.describe('passkeys', () => {
     await loginWithPassword(page, { channel: 'email', contact: ADMIN_EMAIL }, ADMIN_PASSWORD);
     await expectLoggedIn(page, '/admin');
     await expect(page.getByRole('heading', { name: 'Passkeys', level: 2 })).toBeVisible();
+    // The admin's own signed-in devices, this one marked (issue 23 item 2).
+    const devices = page.getByRole('region', { name: 'Signed-in devices' });
+    await expect(devices.getByRole('heading', { level: 2 })).toBeVisible();
+    await expect(devices.getByText(/^This device: /)).toBeVisible();
+    await expect(devices.getByRole('button', { name: 'Sign out everywhere else' })).toBeEnabled();
     await page.getByRole('tab', { name: 'Send Value' }).click();
     await page.getByLabel('Find a user').fill(account.contact);
     await page.getByRole('button', { name: 'Find', exact: true }).click();

@@ -13,7 +13,8 @@ const SESSIONS_KEY = ['sessions'] as const;
  * Settings: the devices signed in to this account (when each signed in and was last active, which is this
  * one), with "Sign out everywhere else" and a sign-out per other device.
  */
-export function SessionsList() {
+export function SessionsList({ headingLevel = 3 }: { headingLevel?: 2 | 3 } = {}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const sessions = useQuery({ queryKey: SESSIONS_KEY, queryFn: listSessions });
@@ -41,9 +42,9 @@ export function SessionsList() {
   const others = list.filter((session) => !session.current);
   return (
     <section aria-labelledby="sessions-heading" className="mt-6 space-y-3 border-t border-slate-200 pt-4">
-      <h3 id="sessions-heading" className="text-base font-semibold text-slate-900">
+      <Heading id="sessions-heading" className="text-base font-semibold text-slate-900">
         {t('sessions.heading')}
-      </h3>
+      </Heading>
       {sessions.isPending ? <p>{t('sessions.loading')}</p> : null}
       {sessions.isError ? <p role="alert">{t('sessions.failed')}</p> : null}
       <ul className="space-y-2">

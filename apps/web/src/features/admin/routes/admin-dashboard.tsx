@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 import { Page } from '../../../components/page';
 import { PasskeysList } from '../../../components/passkeys-list';
+import { SessionsList } from '../../../components/sessions-list';
 import { Tabs } from '../../../components/tabs';
 import { ApplicantsSection } from '../components/applicants-section';
 import { DisputesSection } from '../components/disputes-section';
@@ -52,6 +53,7 @@ export function AdminDashboardRoute() {
         <Section key={tab} />
       </Tabs>
       <PasskeysList headingLevel={2} />
+      <SessionsList headingLevel={2} />
     </Page>
   );
 }

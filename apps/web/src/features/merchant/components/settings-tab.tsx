@@ -15,6 +15,7 @@ import {
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { PasskeysList } from '../../../components/passkeys-list';
+import { SessionsList } from '../../../components/sessions-list';
 import { fetchSettings, merchantKeys, resendContactCode, saveSettings, verifyContact } from '../api/merchant';
 import type { ContactChannel, MerchantSettings } from '../api/merchant';
 
@@ -55,6 +56,7 @@ export function SettingsTab() {
         <VerifyContact channel="phone" address={data.contact_phone} />
       ) : null}
       <PasskeysList />
+      <SessionsList />
     </div>
   );
 }
