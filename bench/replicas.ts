@@ -181,7 +181,7 @@ function percentile(values: number[], p: number): number {
 }
 
 /**
- * Signs out on server A (POST /auth/logout) a session server B has just served and so holds in its session
+ * Signs out on server A (POST /api/auth/logout) a session server B has just served and so holds in its session
  * cache, then asks B every 2 ms until it refuses the session: the time from A's answer to B's refusal, each
  * sample a new session.
  */
@@ -191,13 +191,13 @@ async function measurePropagation(database: Database, userId: string): Promise<n
   for (let i = 0; i < PROPAGATION_SAMPLES; i += 1) {
     const { token } = await createSession(database.db, userId);
     const headers = { authorization: `Bearer ${token}` };
-    const seenOnB = await fetch(`${onB}/auth/session`, { headers });
+    const seenOnB = await fetch(`${onB}/api/auth/session`, { headers });
     if (seenOnB.status !== 200) throw new Error(`B did not serve a new session: ${seenOnB.status}`);
-    const out = await fetch(`${onA}/auth/logout`, { method: 'POST', headers });
+    const out = await fetch(`${onA}/api/auth/logout`, { method: 'POST', headers });
     if (out.status !== 200) throw new Error(`A did not sign out: ${out.status}`);
     const since = performance.now();
     for (;;) {
-      const status = (await fetch(`${onB}/auth/session`, { headers })).status;
+      const status = (await fetch(`${onB}/api/auth/session`, { headers })).status;
       if (status === 401) break;
       if (performance.now() - since > 30_000)
         throw new Error('B still serves a session A signed out 30 s ago');
