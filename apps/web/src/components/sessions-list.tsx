@@ -3,7 +3,7 @@ import { toast } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 
 import { errorMessage } from '../lib/api-client';
-import { formatDateTime } from '../lib/date-format';
+import { formatDateTime } from '../lib/i18n-format';
 import { listSessions, revokeOtherSessions, revokeSession } from '../lib/sessions';
 import { disabledClass, secondaryButtonClass } from './ui-classes';
 

@@ -23,9 +23,8 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/date-format';
 import { formErrorMessage } from '../../../lib/form-errors';
-import { formatMoney } from '../../../lib/i18n-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
 import { disputesQueryKey, fetchDisputes, resolveDispute } from '../api/disputes-admin';
 import type { DisputeResolution } from '../api/disputes-admin';
 import { AdminSection, ListState, loadOnOpen } from './admin-list';

@@ -22,6 +22,7 @@ import {
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { isAdmin, useStoredUser } from '../../../lib/auth-storage';
+import { formatTime } from '../../../lib/i18n-format';
 import { buildLoginPath } from '../../../lib/login-redirect';
 import { fetchEnrolmentRequest, fetchStepUpStatus, palmTrustKeys } from '../../../lib/palm-trust';
 import type { EnrolmentRequest } from '../../../lib/palm-trust';
@@ -449,9 +450,6 @@ function WaitingForOwner({
     </section>
   );
 }
-
-const formatTime = (iso: string): string =>
-  new Date(iso).toLocaleTimeString('en-IN', { hour: 'numeric', minute: '2-digit' });
 
 /**
  * Registration's success (spec §2.12), agreeing with the progress above it (issue 27): how many hands are

@@ -7,12 +7,11 @@ import {
 } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import type { HistoryEntry } from '@hasta/contracts/wallet';
-import { formatInr } from '@hasta/ledger/money';
 import { useEffect, useState } from 'react';
 import { toast } from 'react-hot-toast';
 
 import { secondaryButtonClass } from '../../../components/ui-classes';
-import { formatDateTime } from '../../../lib/date-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
 import { NotMeAction } from './not-me';
 import type { NotMe } from './not-me';
 
@@ -133,7 +132,7 @@ function HistoryRow({
           data-testid="history-amount"
         >
           {sign}
-          {entry.amount === null ? '—' : formatInr(entry.amount, 'en-IN')}
+          {entry.amount === null ? '—' : formatMoney(entry.amount)}
         </p>
         <StatusText status={status} />
         {notMe !== undefined && showNotMe ? (

@@ -1,6 +1,6 @@
 import { OTP_RESEND_COOLDOWN_MS, TRANSFER_REDIRECT_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
-import { formatInr, paiseToRupeesText, parseRupees } from '@hasta/ledger/money';
+import { paiseToRupeesText, parseRupees } from '@hasta/ledger/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -44,6 +44,7 @@ import { formForPayee, readTransferPrefill } from '../transfer-prefill';
 import type { QrPayee } from '../transfer-prefill';
 import { validateTransfer } from '../transfer-validation';
 import type { TransferFormValues } from '../transfer-validation';
+import { formatMoney } from '../../../lib/i18n-format';
 
 type Mode = 'phone_email' | 'qr_scan';
 const EMPTY_FORM: TransferFormValues = { receiverPhone: '', receiverEmail: '', amount: '' };
@@ -53,7 +54,7 @@ const TRANSFER_TOAST_ID = 'transfer';
 /** "₹1,250.50" from the amount as typed (already checked). */
 function amountShown(amountText: string): string {
   const paise = parseRupees(amountText);
-  return paise === null ? amountText : formatInr(paiseToRupeesText(paise), 'en-IN');
+  return paise === null ? amountText : formatMoney(paiseToRupeesText(paise));
 }
 
 function identifierOf(channel: OtpChannel): string {
