@@ -106,6 +106,8 @@ export const palmScan = {
     useQr: 'Show a QR code for {{amount}} instead',
   },
   scanner: {
+    /** The scan's progress under the preview: pictures taken of those needed. */
+    captured: 'Captured {{done}} of {{total}}',
     demoChecking: 'Demo scan: using the demo palm of this device...',
     checking: 'Checking your palm...',
     preview: 'Camera preview with the palm guide box',

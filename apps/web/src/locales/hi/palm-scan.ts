@@ -98,6 +98,8 @@ export const palmScan: typeof english = {
     useQr: 'इसके बजाय {{amount}} का QR कोड दिखाएँ',
   },
   scanner: {
+    /** The scan's progress under the preview: pictures taken of those needed. */
+    captured: '{{total}} में से {{done}} तस्वीरें ली गईं',
     demoChecking: 'डेमो स्कैन: इस डिवाइस की डेमो हथेली इस्तेमाल हो रही है...',
     checking: 'आपकी हथेली जाँची जा रही है...',
     preview: 'हथेली के गाइड बॉक्स के साथ कैमरा प्रीव्यू',
