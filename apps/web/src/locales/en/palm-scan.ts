@@ -56,6 +56,7 @@ export const palmScan = {
     statusRight: 'Right hand registered ✓ - You can register left hand or continue',
     statusNone: 'Choose which hand(s) you want to register',
     alreadyRegistered: 'Already Registered',
+    bothAlready: 'Both hands are already registered.',
     leftRegistered: 'Left Hand ✓ Registered',
     rightRegistered: 'Right Hand ✓ Registered',
     registerLeft: 'Register Left Hand',

@@ -111,10 +111,15 @@ export function TransactionsSection() {
                 <td
                   className={`${cellClass} max-w-56 truncate whitespace-nowrap`}
                   title={party(tx.from_user_id, 'Hasta')}
+                  translate="no"
                 >
                   {party(tx.from_user_id, 'Hasta')}
                 </td>
-                <td className={`${cellClass} max-w-56 truncate whitespace-nowrap`} title={receiver(tx)}>
+                <td
+                  className={`${cellClass} max-w-56 truncate whitespace-nowrap`}
+                  title={receiver(tx)}
+                  translate="no"
+                >
                   {receiver(tx)}
                 </td>
                 <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>

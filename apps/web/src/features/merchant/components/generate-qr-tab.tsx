@@ -165,7 +165,11 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
             <p className="mt-3 text-lg font-semibold text-slate-900">
               {shown.amount === null ? t('qr.payAny') : t('qr.pay', { amount: formatMoney(shown.amount) })}
             </p>
-            {shown.label === null ? null : <p className="text-slate-700">{shown.label}</p>}
+            {shown.label === null ? null : (
+              <p className="text-slate-700" translate="no">
+                {shown.label}
+              </p>
+            )}
             <p className="mt-2 text-sm text-slate-600">{t('qr.scanWith')}</p>
           </section>
           <div className="space-y-3">
@@ -187,7 +191,7 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
             </div>
             <p className="max-w-sm text-xs break-all text-slate-600">
               {t('qr.codeText')}{' '}
-              <span className="font-mono" data-testid="shown-qr-uri">
+              <span className="font-mono" data-testid="shown-qr-uri" translate="no">
                 {shown.uri}
               </span>
             </p>
@@ -239,7 +243,9 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
               <tbody className="divide-y divide-slate-100">
                 {codes.data.map((code) => (
                   <tr key={code.id}>
-                    <td className="py-2 pr-4 text-slate-900">{code.label ?? '—'}</td>
+                    <td className="py-2 pr-4 text-slate-900" translate="no">
+                      {code.label ?? '—'}
+                    </td>
                     <td className="py-2 pr-4 text-slate-900">
                       {code.amount === null ? t('qr.anyAmount') : formatMoney(code.amount)}
                     </td>

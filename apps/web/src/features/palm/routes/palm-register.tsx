@@ -339,7 +339,7 @@ function HandChoice({ hands, onChoose }: { hands: HandsRegistered; onChoose: (ha
           );
         })}
       </div>
-      {both ? <p className="mt-3 text-slate-700">Both hands are already registered.</p> : null}
+      {both ? <p className="mt-3 text-slate-700">{t('register.bothAlready')}</p> : null}
     </div>
   );
 }

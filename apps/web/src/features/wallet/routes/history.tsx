@@ -136,7 +136,7 @@ function Record({
         <div className="text-right">
           <p className="text-lg font-bold text-slate-900">{formatMoney(record.amount)}</p>
           <p className={`text-sm font-semibold ${completed ? 'text-emerald-800' : 'text-slate-700'}`}>
-            {record.status}
+            {t(`history.statuses.${record.status}`)}
           </p>
           {showNotMe ? (
             <NotMeAction

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { ComponentType, FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { AmountField, FormAlert } from '../../../components/form-field';
 import { Page } from '../../../components/page';
@@ -121,7 +121,12 @@ export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep
               {t('receive.palm')}
             </h2>
             <p className="mt-2 text-slate-700">
-              Expected amount: <strong>{formatMoney(confirmed)}</strong>
+              <Trans
+                t={t}
+                i18nKey="receive.expected"
+                values={{ amount: formatMoney(confirmed) }}
+                components={{ strong: <strong /> }}
+              />
             </p>
             <div className="mt-4">
               <PalmStep
