@@ -45,6 +45,7 @@ import type { QrPayee } from '../transfer-prefill';
 import { validateTransfer } from '../transfer-validation';
 import type { TransferFormValues } from '../transfer-validation';
 import { formatMoney } from '../../../lib/i18n-format';
+import { translateMessage } from '../../../lib/server-message';
 
 type Mode = 'phone_email' | 'qr_scan';
 const EMPTY_FORM: TransferFormValues = { receiverPhone: '', receiverEmail: '', amount: '' };
@@ -235,10 +236,11 @@ export function TransferRoute() {
 
   if (pending !== null && done) {
     const receiver = pending.transfer.receiverEmail || pending.transfer.receiverPhone;
+    const sent = translateMessage(messages.moneySent);
     return (
-      <Page title={t('transfer.title')} lead={messages.moneySent}>
-        <section role="status" aria-label={messages.moneySent} className={`${cardClass} max-w-lg space-y-3`}>
-          <p className="text-xl font-bold text-emerald-800">{messages.moneySent}</p>
+      <Page title={t('transfer.title')} lead={sent}>
+        <section role="status" aria-label={sent} className={`${cardClass} max-w-lg space-y-3`}>
+          <p className="text-xl font-bold text-emerald-800">{sent}</p>
           <p className="text-slate-800" data-testid="transfer-done">
             {commonText('flow.moneySentDetail', {
               amount: amountShown(pending.transfer.amountText),
