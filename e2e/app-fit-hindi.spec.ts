@@ -11,8 +11,10 @@ import { adminSession, giveValue, pageFor } from './support/wallet';
 /**
  * Every route as each role sees it, at a phone's 390 px and a desktop's 1440 px, in English and in Hindi
  * (issue 27): the page never scrolls sideways (tables scroll inside their own box or stack), axe finds no
- * violation, and in Hindi no text is missing from the catalogue nor left in English. One test per role,
- * width and language; each collects every problem of its walk so a failure lists them all.
+ * violation, and in Hindi no text is missing from the catalogue nor left in English: neither a catalogue text
+ * shown in English nor English typed straight into a component (support/english-leaks.ts: any Latin word
+ * that is not data nor on its short allow-list). One test per role, width and language; each collects every
+ * problem of its walk so a failure lists them all.
  */
 
 type Role = 'signed out' | 'person' | 'store owner' | 'admin';
