@@ -34,7 +34,10 @@ describe('cohort score normalisation', () => {
 
   it('protects its cohort under the key and makes it once per protector', () => {
     expect(normaliser.templates).toHaveLength(COHORT_SIZE);
-    expect(normaliser.templates.every((t) => t.keyId === protector.keyId)).toBe(true);
+    expect(normaliser.mirroredTemplates).toHaveLength(COHORT_SIZE);
+    expect(
+      [...normaliser.templates, ...normaliser.mirroredTemplates].every((t) => t.keyId === protector.keyId),
+    ).toBe(true);
     expect(normaliserFor(protector)).toBe(normaliser);
     expect(normaliserFor(new TemplateProtector(KEY))).not.toBe(normaliser);
   });
@@ -55,6 +58,28 @@ describe('cohort score normalisation', () => {
     for (const z of impostors) {
       expect(z).toBeGreaterThan(threshold);
       expect(Math.abs(z)).toBeLessThan(5);
+    }
+  });
+
+  it('reads a mirrored palm against the mirrored half of the cohort, so mirrored palms do not look alike', () => {
+    // A left hand from the guide box is stored mirrored, and a payment from it is searched both ways round.
+    const flip = (frame: Uint8Array) =>
+      Uint8Array.from(frame, (_, i) => frame[i - (i % SIZE) + SIZE - 1 - (i % SIZE)]!);
+    const mirroredFeatures = (identity: number, s: number) =>
+      extractFeatures(flip(renderSample(identities[identity]!, s, 'medium', SIZE)), SIZE);
+    const threshold = thresholdForFmr(1e-4, DEFAULT_NORMALISED_IMPOSTOR_MODEL);
+    for (const identity of [0, 1, 2]) {
+      const drawn = normaliser.stats(protector.probe(features(identity, 1)));
+      const probe = protector.probe(mirroredFeatures(identity, 1));
+      const flipped = normaliser.stats(probe);
+      // As far from its own kind as the palm as drawn is from its own.
+      expect(Math.abs(flipped.mean - drawn.mean)).toBeLessThan(0.012);
+      for (const other of [3, 4, 5, 6, 7]) {
+        const stored = protector.enrol(mirroredFeatures(other, 0));
+        expect(normalisedScore(verifyDistance(stored, probe), flipped)).toBeGreaterThan(threshold);
+      }
+      const mate = protector.enrol(mirroredFeatures(identity, 0));
+      expect(normalisedScore(verifyDistance(mate, probe), flipped)).toBeLessThan(threshold);
     }
   });
 
