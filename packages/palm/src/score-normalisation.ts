@@ -38,13 +38,33 @@ export const COHORT_SEED = 0x0c0_4a7;
 export const COHORT_SIZE = 128;
 const COHORT_ROI = 128;
 
-let cohortFeatureCache: readonly PalmFeatures[] | undefined;
+let cohortFeatureCache: { drawn: readonly PalmFeatures[]; mirrored: readonly PalmFeatures[] } | undefined;
 
-/** The cohort's palms: one capture each of COHORT_SIZE synthetic palms (the same for every key). */
-export function cohortFeatures(): readonly PalmFeatures[] {
-  cohortFeatureCache ??= Array.from({ length: COHORT_SIZE }, (_, i) =>
-    extractFeatures(renderSample(createIdentity(COHORT_SEED, i), 0, 'medium', COHORT_ROI), COHORT_ROI),
-  );
+function mirrored(frame: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(frame.length);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) out[y * size + x] = frame[y * size + size - 1 - x]!;
+  }
+  return out;
+}
+
+/**
+ * The cohort's palms: one capture each of COHORT_SIZE synthetic palms as drawn, and the same captures mirrored
+ * left to right (the same for every key). A gallery can hold palms of either orientation (a left hand from the
+ * guide box is stored mirrored), and a payment from the guide box is searched both ways round: each probe is
+ * read against the half of the cohort in its own orientation (the nearer one), never against palms that are
+ * all the other way round, which would make any two palms of the other orientation look alike.
+ */
+export function cohortFeatures(): { drawn: readonly PalmFeatures[]; mirrored: readonly PalmFeatures[] } {
+  if (!cohortFeatureCache) {
+    const frames = Array.from({ length: COHORT_SIZE }, (_, i) =>
+      renderSample(createIdentity(COHORT_SEED, i), 0, 'medium', COHORT_ROI),
+    );
+    cohortFeatureCache = {
+      drawn: frames.map((frame) => extractFeatures(frame, COHORT_ROI)),
+      mirrored: frames.map((frame) => extractFeatures(mirrored(frame, COHORT_ROI), COHORT_ROI)),
+    };
+  }
   return cohortFeatureCache;
 }
 
@@ -58,10 +78,15 @@ export interface CohortStats {
 
 /** The cohort under one protector's key. */
 export class ScoreNormaliser {
+  /** The cohort's palms as drawn. */
   readonly templates: readonly ProtectedTemplate[];
+  /** The same palms mirrored. */
+  readonly mirroredTemplates: readonly ProtectedTemplate[];
 
   constructor(protector: TemplateProtector) {
-    this.templates = cohortFeatures().map((features) => protector.enrol(features));
+    const cohort = cohortFeatures();
+    this.templates = cohort.drawn.map((features) => protector.enrol(features));
+    this.mirroredTemplates = cohort.mirrored.map((features) => protector.enrol(features));
   }
 
   /**
@@ -73,19 +98,26 @@ export class ScoreNormaliser {
     if (probe.fineAlignments !== GRID_ALIGNMENTS) {
       throw new RangeError('cohort statistics need the coarse grid or the whole plan');
     }
-    let sum = 0;
-    let sum2 = 0;
-    for (const template of this.templates) {
-      const d = verifyDistance(template, probe);
-      sum += d;
-      sum2 += d * d;
-    }
-    const n = this.templates.length;
-    const mean = sum / n;
-    // A floor on the spread: a probe with (almost) no cohort spread must not turn tiny gaps into large z.
-    const sd = Math.max(MIN_COHORT_SD, Math.sqrt(Math.max(0, sum2 / n - mean * mean)));
-    return { mean, sd };
+    // The half of the cohort in the probe's own orientation: the one it is nearer to on average.
+    const drawn = statsOver(this.templates, probe);
+    const other = statsOver(this.mirroredTemplates, probe);
+    return other.mean < drawn.mean ? other : drawn;
   }
+}
+
+function statsOver(templates: readonly ProtectedTemplate[], probe: ProbeTemplates): CohortStats {
+  let sum = 0;
+  let sum2 = 0;
+  for (const template of templates) {
+    const d = verifyDistance(template, probe);
+    sum += d;
+    sum2 += d * d;
+  }
+  const n = templates.length;
+  const mean = sum / n;
+  // A floor on the spread: a probe with (almost) no cohort spread must not turn tiny gaps into large z.
+  const sd = Math.max(MIN_COHORT_SD, Math.sqrt(Math.max(0, sum2 / n - mean * mean)));
+  return { mean, sd };
 }
 
 /** The smallest cohort standard deviation used (a fifth of the typical one, about 0.015). */
