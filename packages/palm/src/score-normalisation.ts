@@ -101,7 +101,10 @@ export class ScoreNormaliser {
     }
     // The half of the cohort in the probe's own orientation: the palms as drawn, unless the probe is clearly
     // nearer the mirrored ones (a palm the other way round).
+    // The mirrored half is sampled first (ORIENTATION_SAMPLE of its palms) and read whole only when it is.
     const drawn = statsOver(this.templates, probe);
+    const sample = statsOver(this.mirroredTemplates.slice(0, ORIENTATION_SAMPLE), probe);
+    if (sample.mean >= drawn.mean - ORIENTATION_GAP) return drawn;
     const other = statsOver(this.mirroredTemplates, probe);
     return other.mean < drawn.mean - ORIENTATION_GAP ? other : drawn;
   }
@@ -129,6 +132,12 @@ function statsOver(templates: readonly ProtectedTemplate[], probe: ProbeTemplate
  * calibration and the benchmark measured it.
  */
 export const ORIENTATION_GAP = 0.008;
+
+/**
+ * Palms of the mirrored half compared first to tell the probe's orientation (the mean of 32 is within about
+ * 0.003 of the half's): 160 comparisons for a probe as drawn, 288 for a mirrored one.
+ */
+export const ORIENTATION_SAMPLE = 32;
 
 /** The smallest cohort standard deviation used (a fifth of the typical one, about 0.015). */
 export const MIN_COHORT_SD = 0.003;
