@@ -28,8 +28,11 @@ export const LEVEL_NAMES: readonly NuisanceLevel[] = ['easy', 'medium', 'hard'];
 
 /** The three disjoint seed families. */
 export const SEEDS = {
-  /** `npm run bench:palm`: every figure of docs/palm-benchmark.md. */
-  evaluation: 20_261_126,
+  /**
+   * `npm run bench:palm`: every figure of docs/palm-benchmark.md. A fresh seed since score normalisation: the
+   * previous one (20261126) was looked at while choosing the normalisation, so its figures are not reported.
+   */
+  evaluation: 52_019_377,
   /** `npm run bench:palm-calibrate`: the impostor scores DEFAULT_IMPOSTOR_MODEL is fitted to. */
   calibration: 7_300_417,
   /** bench/palm-threshold.test.ts: neither fitted to nor reported. */

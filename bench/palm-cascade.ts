@@ -11,10 +11,10 @@ import {
   CASCADE_LEAD_KEEP_DIVISOR,
   cascadeHeadWords,
   cascadeLeadWords,
-  decisionPolicy,
   shortlistFor,
   symbolMismatches,
 } from '../packages/palm/src/search';
+import { normalisedDecisionPolicy } from '../packages/palm/src/score-normalisation';
 import { countAtMost, pct } from './palm-scores';
 import { probeOf, templateOf, type KindBuffers, type Layout } from './palm-worker';
 
@@ -123,12 +123,12 @@ export function cascadeStage1Misses(
 
 /**
  * FNIR extrapolated to a gallery of BIG_N: stage 2's FNMR at the server's threshold for BIG_N entries
- * (decisionPolicy with the engine's impostor model, as palm-service.ts calls it), plus stage 1's misses:
+ * (normalisedDecisionPolicy, as palm-service.ts calls it, over the mates' normalised scores), plus stage 1's misses:
  * mates whose coarse distance ≥ BIG_CANDIDATES of BIG_N unrelated entries would beat (from the measured
  * coarse impostor distribution), and those the cascade's first passes add.
  */
 export function extrapolateToBigN(
-  mateFine: Float64Array,
+  mateNormalised: Float64Array,
   mateCoarse: Float64Array,
   coarseImpostor: Float64Array,
   cascade: { firstPass: number; miss: number; withoutCascade: number },
@@ -140,8 +140,8 @@ export function extrapolateToBigN(
   cascadeAdds: number;
   fnir: number;
 } {
-  if (mateFine.length !== mateCoarse.length) throw new Error('mates differ between the stages');
-  const threshold = decisionPolicy({ gallerySize: BIG_N, targetFpir: FPIR_TARGET }).threshold;
+  if (mateNormalised.length !== mateCoarse.length) throw new Error('mates differ between the stages');
+  const threshold = normalisedDecisionPolicy({ gallerySize: BIG_N, targetFpir: FPIR_TARGET }).threshold;
   let fineMiss = 0;
   let coarseMiss = 0;
   let either = 0;
@@ -149,7 +149,7 @@ export function extrapolateToBigN(
     // Expected number of unrelated entries scoring at least as well as the mate in stage 1.
     const ahead = BIG_N * (countAtMost(coarseImpostor, mateCoarse[m]!) / coarseImpostor.length);
     const lost = ahead >= BIG_CANDIDATES;
-    const rejected = mateFine[m]! > threshold;
+    const rejected = mateNormalised[m]! > threshold;
     if (lost) coarseMiss++;
     if (rejected) fineMiss++;
     if (lost || rejected) either++;

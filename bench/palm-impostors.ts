@@ -8,16 +8,21 @@ import type { NuisanceLevel } from './palm-data/camera';
 import { SCAN_FRAMES, type ModelName } from './palm-capture';
 import type { Pool } from './palm-pool';
 import { sorted } from './palm-scores';
-import { kindBuffers, layout, type BuildConfig } from './palm-worker';
+import { cohortOf, kindBuffers, layout, type BuildConfig } from './palm-worker';
+import { normalisedScore } from '../packages/palm/src/score-normalisation';
 
-/** Ascending impostor distances of `palms` palms (their number of ordered pairs, less any refused scan's). */
+/**
+ * Ascending impostor scores of `palms` palms (their number of ordered pairs, less any refused scan's): the
+ * distances, and the same pairs' normalised scores (each distance against its probe's cohort) as the server
+ * decides on.
+ */
 export async function fusedImpostorScores(
   pool: Pool,
   model: ModelName,
   level: NuisanceLevel,
   seed: number,
   palms: number,
-): Promise<Float64Array> {
+): Promise<{ distances: Float64Array; normalised: Float64Array }> {
   const shape = layout(new TemplateProtector(pool.key));
   const config: BuildConfig = {
     model,
@@ -37,5 +42,6 @@ export async function fusedImpostorScores(
     for (let j = 0; j < palms; j++) if (j !== i && made[j]) pairs.push(i, j);
   }
   const { fine } = await pool.compare(fused, Int32Array.from(pairs));
-  return sorted(fine);
+  const normalised = Float64Array.from(fine, (d, k) => normalisedScore(d, cohortOf(fused, pairs[2 * k]!)));
+  return { distances: sorted(fine), normalised: sorted(normalised) };
 }

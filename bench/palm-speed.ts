@@ -7,7 +7,7 @@ import { fuseFeatures } from '../packages/palm/src/fusion';
 import { DEFAULT_PARALLEL_FROM, PalmSearchPool } from '../packages/palm/src/parallel-search';
 import {
   coarseGridOf,
-  DEFAULT_ALIGNMENT_PLAN,
+  coarseGridProbeOf,
   type ProbeTemplates,
   type ProtectedTemplate,
   type TemplateProtector,
@@ -21,34 +21,21 @@ import {
   cascadeHeadWords,
   cascadeLeadWords,
   decide,
-  decisionPolicy,
   DEFAULT_SEARCH_CANDIDATES,
   PalmGallery,
   refineResult,
   type SearchResult,
 } from '../packages/palm/src/search';
 import { WasmPalmGallery } from '../packages/palm/src/wasm-search';
+import {
+  normalisedDecisionPolicy,
+  normaliseResult,
+  normaliserFor,
+} from '../packages/palm/src/score-normalisation';
 import { BIG_CANDIDATES, BIG_N, FPIR_TARGET } from './palm-cascade';
 import { ROI_SIZE, SCAN_FRAMES } from './palm-capture';
 import { ms, quantile } from './palm-scores';
 import type { Layout } from './palm-worker';
-
-/** The full probe's alignments of the plan's coarse grid only (protect.ts coarseGridOf), in its order. */
-function coarseGridProbe(
-  probe: ProbeTemplates,
-  words: number,
-  plan = DEFAULT_ALIGNMENT_PLAN,
-): ProbeTemplates {
-  const rotations = plan.rotations_deg.length;
-  const span = 2 * plan.maxShift_cells + 1;
-  const grid = coarseGridOf(plan);
-  const fine = new Uint32Array(grid.length * words);
-  grid.forEach(({ r, s, dx, dy }, k) => {
-    const a = ((s * rotations + r) * span + dy + plan.maxShift_cells) * span + dx + plan.maxShift_cells;
-    fine.set(probe.fine.subarray(a * words, (a + 1) * words), k * words);
-  });
-  return { ...probe, fine, fineAlignments: grid.length };
-}
 
 export interface SpeedInput {
   protector: TemplateProtector;
@@ -101,7 +88,7 @@ export async function speedSections(
   const rng = createRng(input.seed ^ 0x5eed);
   // Stage 2 as the server runs it (coarse to fine): the shortlist scored under the plan's coarse grid.
   const probes = Array.from({ length: input.runs }, (_, r) =>
-    coarseGridProbe(input.probes[(r * 7919) % input.probes.length]!, shape.words),
+    coarseGridProbeOf(input.probes[(r * 7919) % input.probes.length]!),
   );
   const same = (a: SearchResult, b: SearchResult) =>
     a.best?.id === b.best?.id &&
@@ -209,7 +196,10 @@ export async function speedSections(
   const totalTimes: number[] = [];
   let found = 0;
   let viaWorkers = 0;
-  const bigPolicy = decisionPolicy({ gallerySize: bigGallery?.size ?? 1, targetFpir: FPIR_TARGET });
+  const bigPolicy = normalisedDecisionPolicy({ gallerySize: bigGallery?.size ?? 1, targetFpir: FPIR_TARGET });
+  const cohortTimes: number[] = [];
+  // The cohort's templates are made once per key (at the first search), not per scan.
+  const normaliser = normaliserFor(protector);
   for (const [i, frames] of scans.entries()) {
     const t0 = performance.now();
     const features = frames.map((frame) => extractFeatures(frame, ROI_SIZE));
@@ -226,7 +216,11 @@ export async function speedSections(
       const coarse = await serverPool.search(bigGallery, probe, { candidates: BIG_CANDIDATES });
       const result = { ...coarse, ...refineResult(coarse, bigGallery, hasher, grid) };
       if (result.stage1 === 'workers') viaWorkers++;
-      const decision = decide([result], bigPolicy);
+      // As the server decides: the distances read against the scan's cohort (under the coarse grid's probe).
+      const c0 = performance.now();
+      const stats = normaliser.stats(probe);
+      cohortTimes.push(performance.now() - c0);
+      const decision = decide([normaliseResult(result, stats)], bigPolicy);
       if (decision.outcome === 'match' && decision.id === `palm-${i}`) found++;
     }
     totalTimes.push(performance.now() - t0);
@@ -249,8 +243,13 @@ export async function speedSections(
   line(
     `| protection (all probe alignments) | ${ms(quantile(protectTimes, 0.5))} | ${ms(quantile(protectTimes, 0.95))} |`,
   );
+  if (cohortTimes.length > 0) {
+    line(
+      `| score normalisation (the probe's ${normaliser.templates.length} cohort distances) | ${ms(quantile(cohortTimes, 0.5))} | ${ms(quantile(cohortTimes, 0.95))} |`,
+    );
+  }
   line(
-    `| extraction + fusion + protection + search (N = ${(bigGallery?.size ?? 0).toLocaleString('en-US')}) + decision | ` +
+    `| extraction + fusion + protection + search (N = ${(bigGallery?.size ?? 0).toLocaleString('en-US')}) + normalisation + decision | ` +
       `${ms(quantile(totalTimes, 0.5))} | ${ms(quantile(totalTimes, 0.95))} |`,
   );
   line('');

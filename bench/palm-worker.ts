@@ -21,6 +21,7 @@ import {
   type ProtectedTemplate,
 } from '../packages/palm/src/protect';
 import { coarseDistance, verifyDistance } from '../packages/palm/src/search';
+import { normaliserFor, type CohortStats } from '../packages/palm/src/score-normalisation';
 import { extractFeatures } from '../packages/palm/src/features';
 import { createRng } from '../packages/palm/src/random';
 import type { NuisanceLevel } from './palm-data/camera';
@@ -46,6 +47,11 @@ export interface KindBuffers {
   raw: SharedArrayBuffer;
   /** Per slot: 1 when the scan was made, 0 when it was not (too few good frames, or frames that disagree). */
   made: SharedArrayBuffer;
+  /**
+   * Per slot with a probe: its cohort statistics (score-normalisation.ts), mean and standard deviation as two
+   * float64, which the server's decision normalises the probe's distances with.
+   */
+  cohort: SharedArrayBuffer;
 }
 
 /** The scans of one palm model at one level, slot = identity × holds + hold. */
@@ -154,6 +160,7 @@ export function kindBuffers(shape: Layout, slots: number, raw: boolean): KindBuf
     probeCoarse: new SharedArrayBuffer(slots * shape.coarseAlignments * shape.coarseWords * 4),
     raw: new SharedArrayBuffer(raw ? slots * shape.poses * rawWords(kind) * 4 : 0),
     made: new SharedArrayBuffer(slots),
+    cohort: new SharedArrayBuffer(slots * 2 * 8),
   };
 }
 
@@ -193,6 +200,12 @@ export function templateOf(
   };
 }
 
+/** A probe slot's cohort statistics (written when its probe templates were made). */
+export function cohortOf(kind: KindBuffers, slot: number): CohortStats {
+  const v = new Float64Array(kind.cohort, slot * 16, 2);
+  return { mean: v[0]!, sd: v[1]! };
+}
+
 /** What a slot's scan is made into: its enrolled template, its probe templates, or both. */
 export interface Roles {
   enrol: boolean;
@@ -216,6 +229,11 @@ function store(
     new Uint32Array(kind.probeCoarse).set(p.coarse, slot * shape.coarseAlignments * shape.coarseWords);
   }
   const elapsed = performance.now() - t0;
+  if (roles.probe) {
+    // The cohort's statistics as the server takes them for this probe (not counted as protection time).
+    const stats = normaliserFor(protector).stats(probeOf(protector, shape, kind, slot));
+    new Float64Array(kind.cohort).set([stats.mean, stats.sd], slot * 2);
+  }
   if (kind.raw.byteLength > 0) {
     const raw = new Uint32Array(kind.raw);
     POSES.forEach(({ rotation_deg, scale }, r) => {
@@ -236,6 +254,7 @@ function copySlot(shape: Layout, from: KindBuffers, to: KindBuffers, slot: numbe
   copy(from.enrol, to.enrol, shape.words);
   copy(from.probeFine, to.probeFine, shape.fineAlignments * shape.words);
   copy(from.probeCoarse, to.probeCoarse, shape.coarseAlignments * shape.coarseWords);
+  new Float64Array(to.cohort, slot * 16, 2).set(new Float64Array(from.cohort, slot * 16, 2));
   new Uint8Array(to.made)[slot] = 1;
 }
 

@@ -7,7 +7,7 @@
  *   1e-3…1e-6, protected and unprotected, one capture (one frame of a hold) and fused (a hold's frames fused),
  *   and the coarse prefix (stage 1);
  * - 1:N identification over a real gallery of registrations (a hold fused): rank-1, FNIR and FPIR at the
- *   server's threshold (decisionPolicy + decide, as apps/server/src/palm/palm-service.ts calls them), FPIR
+ *   server's threshold (normalisedDecisionPolicy + decide on normalised scores, as apps/server/src/palm/palm-service.ts), FPIR
  *   from people who are not enrolled, at two gallery sizes;
  * - the extrapolation to N = 10^6 (stage 2's FNMR at the server's 10^6 threshold + stage 1's misses);
  * - the quality gate (packages/palm/src/quality.ts): frames refused and why, and the accuracy of scans made
@@ -30,13 +30,15 @@ import { format, resolveConfig } from 'prettier';
 import { DEFAULT_FEATURE_OPTIONS } from '../packages/palm/src/features';
 import { DEFAULT_PROTECTION, TemplateProtector } from '../packages/palm/src/protect';
 import { createRng } from '../packages/palm/src/random';
+import { decide, thresholdForFmr, type ImpostorModel } from '../packages/palm/src/search';
 import {
-  decide,
-  decisionPolicy,
-  DEFAULT_IMPOSTOR_MODEL,
-  thresholdForFmr,
-  type ImpostorModel,
-} from '../packages/palm/src/search';
+  COHORT_SIZE,
+  DEFAULT_NORMALISED_IMPOSTOR_MODEL,
+  NORMALISED_MARGIN,
+  normalisedDecisionPolicy,
+  normalisedScore,
+  normaliseResult,
+} from '../packages/palm/src/score-normalisation';
 import { nuisanceTable, type NuisanceLevel } from './palm-data/camera';
 import {
   Hold,
@@ -74,6 +76,7 @@ import {
 import { speedSections } from './palm-speed';
 import { WasmPalmGallery } from '../packages/palm/src/wasm-search';
 import {
+  cohortOf,
   kindBuffers,
   layout,
   probeOf,
@@ -158,8 +161,15 @@ interface Verification {
   protectedOnRawPairs: Scores;
   rawScores: Scores;
   coarseScores: Scores;
+  /**
+   * The protected distances of the same pairs read against each payment scan's cohort (score-normalisation.ts):
+   * the scores the server decides on.
+   */
+  normalisedScores: Scores;
   /** Registration (hold 0) against each payment scan (holds 1…): distances as a 1:N search sees its mate. */
   mateFine: Float64Array;
+  /** The same, normalised. */
+  mateNormalised: Float64Array;
   mateCoarse: Float64Array;
 }
 
@@ -198,7 +208,10 @@ async function verification(
   const madeImpostors = pairs.length / 2 - genuine;
   const rawCount = raw ? genuine + Math.min(madeImpostors, RAW_IMPOSTORS) : 0;
   const { fine, coarse, raw: rawDistances } = await pool.compare(kind, Int32Array.from(pairs), rawCount);
+  const normalised = Float64Array.from(fine, (d, k) => normalisedScore(d, cohortOf(kind, pairs[2 * k]!)));
   return {
+    normalisedScores: scoresOf(normalised.subarray(0, genuine), normalised.subarray(genuine)),
+    mateNormalised: normalised.slice(0, genuine),
     protectedScores: scoresOf(fine.subarray(0, genuine), fine.subarray(genuine)),
     protectedOnRawPairs: scoresOf(
       fine.subarray(0, genuine),
@@ -235,7 +248,7 @@ interface Identification {
  * 1:N over a gallery of the registrations (hold 0) of identities [0, enrolled): each enrolled person's payment
  * scans (holds 1…) as mated searches; as non-mated searches, the payment scans of the identities not enrolled,
  * and each enrolled person's payment scans with their own palm taken out of the gallery (N − 1). Each search
- * decided as the server decides it: decisionPolicy for the gallery's size at the policy's FPIR target.
+ * decided as the server decides it: normalisedDecisionPolicy for the gallery's size at the policy's FPIR target.
  */
 function identification(kind: KindBuffers, enrolled: number): Identification {
   const made = new Uint8Array(kind.made);
@@ -247,7 +260,11 @@ function identification(kind: KindBuffers, enrolled: number): Identification {
     if (made[slotOf(i, 0)]) gallery.add(`palm-${i}`, templateOf(protector, shape, kind, slotOf(i, 0)));
     else unenrolled++;
   }
-  const policyFor = (size: number) => decisionPolicy({ gallerySize: size, targetFpir: FPIR_TARGET });
+  const policyFor = (size: number) =>
+    normalisedDecisionPolicy({ gallerySize: size, targetFpir: FPIR_TARGET });
+  // A search decided as the server decides it: the distances read against the probe's cohort.
+  const searchOf = (slot: number) =>
+    normaliseResult(gallery.search(probeOf(protector, shape, kind, slot)), cohortOf(kind, slot));
   const result: Identification = {
     gallery: gallery.size,
     enrolled,
@@ -266,7 +283,7 @@ function identification(kind: KindBuffers, enrolled: number): Identification {
   let made1 = 0;
   let misses = 0;
   const nonMated = (slot: number) => {
-    const decision = decide([gallery.search(probeOf(protector, shape, kind, slot))], policyFor(gallery.size));
+    const decision = decide([searchOf(slot)], policyFor(gallery.size));
     result.nonMated++;
     if (decision.outcome === 'match') result.falsePositives++;
   };
@@ -281,7 +298,7 @@ function identification(kind: KindBuffers, enrolled: number): Identification {
         continue;
       }
       probes.push(slotOf(i, h));
-      const search = gallery.search(probeOf(protector, shape, kind, slotOf(i, h)));
+      const search = searchOf(slotOf(i, h));
       made1++;
       if (search.best?.id === `palm-${i}`) rank1++;
       const decision = decide([search], policyFor(gallery.size));
@@ -384,7 +401,7 @@ async function runConfig(model: ModelName, level: NuisanceLevel): Promise<Config
     impostorPair,
     CASCADE_IMPOSTORS,
   );
-  const big = extrapolateToBigN(fused.mateFine, fused.mateCoarse, fused.coarseScores.impostor, cascade);
+  const big = extrapolateToBigN(fused.mateNormalised, fused.mateCoarse, fused.coarseScores.impostor, cascade);
   const gatedFusedMade = new Uint8Array(buffers.gatedFused!.made);
   let fte = 0;
   let fta = 0;
@@ -495,23 +512,26 @@ function thresholdSection(results: ConfigResult[]): void {
   line('## The decision threshold and its false-match rate on both models');
   line('');
   line(
-    `The server (apps/server/src/palm/palm-service.ts) decides with \`decisionPolicy({ gallerySize: N, targetFpir: ${FPIR_TARGET} })\`: ` +
-      `the threshold is set for FMR = ${FPIR_TARGET} / N on the engine's impostor model DEFAULT_IMPOSTOR_MODEL ` +
-      `(location ${DEFAULT_IMPOSTOR_MODEL.location}, scale ${DEFAULT_IMPOSTOR_MODEL.scale}; a normal tail, FMR(t) = Φ((t − location) / scale)), ` +
-      `fitted by \`npm run bench:palm-calibrate\` to fused-scan impostor scores of both palm models at all three levels on ` +
-      `calibration seeds (seed ${SEEDS.calibration}; this report's seed is ${SEED}). Below, the FMR measured on this run's fused impostor pairs ` +
-      `at the model's thresholds for 1e-3, 1e-4 and 1e-5 (measured / set for; n/a where the sample is too small to see 1e-5).`,
+    `The server (apps/server/src/palm/palm-service.ts) decides on normalised scores (packages/palm/src/score-normalisation.ts): ` +
+      `each distance read against the payment scan's own distances to a fixed cohort of ${COHORT_SIZE} palms that are nobody's ` +
+      `(drawn by the engine's generator from a seed of their own, protected under the same key), z = (distance − cohort mean) / cohort sd, ` +
+      `with \`normalisedDecisionPolicy({ gallerySize: N, targetFpir: ${FPIR_TARGET} })\`: the threshold is set for FMR = ${FPIR_TARGET} / N on ` +
+      `DEFAULT_NORMALISED_IMPOSTOR_MODEL (location ${DEFAULT_NORMALISED_IMPOSTOR_MODEL.location}, scale ${DEFAULT_NORMALISED_IMPOSTOR_MODEL.scale}; ` +
+      `a normal tail, FMR(t) = Φ((t − location) / scale)), fitted by \`npm run bench:palm-calibrate\` to normalised fused-scan impostor ` +
+      `scores of model A only (model B is held out) at all three levels on calibration seeds (seed ${SEEDS.calibration}; this report's ` +
+      `seed is ${SEED}). Below, the FMR measured on this run's fused impostor pairs at the model's thresholds for 1e-3, 1e-4 and 1e-5 ` +
+      `(measured / set for; n/a where the sample is too small to see 1e-5).`,
   );
   line('');
   const targets = [1e-3, 1e-4, 1e-5];
   line(
-    `| model | level | impostor pairs | ${targets.map((f) => `FMR at t(${f.toExponential(0)}) = ${thresholdForFmr(f).toFixed(4)}`).join(' | ')} |`,
+    `| model | level | impostor pairs | ${targets.map((f) => `FMR at t(${f.toExponential(0)}) = ${thresholdForFmr(f, DEFAULT_NORMALISED_IMPOSTOR_MODEL).toFixed(3)}`).join(' | ')} |`,
   );
   line(`| --- | --- | ---: | ${targets.map(() => '---:').join(' | ')} |`);
   for (const r of results) {
-    const s = r.fused.protectedScores;
+    const s = r.fused.normalisedScores;
     const cells = targets.map((f) => {
-      const k = countAtMost(s.impostor, thresholdForFmr(f));
+      const k = countAtMost(s.impostor, thresholdForFmr(f, DEFAULT_NORMALISED_IMPOSTOR_MODEL));
       if (s.impostor.length * f < 3 && k === 0) return `0 / ${s.impostor.length} (n/a)`;
       return `${(k / s.impostor.length).toExponential(2)} (${k}; ×${(k / s.impostor.length / f).toFixed(2)})`;
     });
@@ -526,8 +546,9 @@ function identificationSection(results: ConfigResult[]): void {
   line(
     `The gallery holds the registrations (hold 0) of the first N identities; each enrolled person's payment scans (holds ` +
       `1–${HOLDS - 1}) are the mated searches; the non-mated searches are the payment scans of the ${IDENTITIES} − N people who never enrol, and ` +
-      `each enrolled person's payment scans with their own palm taken out (N − 1). Every search decided by \`decide\` at ` +
-      `\`decisionPolicy({ gallerySize, targetFpir: ${FPIR_TARGET} })\`, as the server does (margin included). FNIR counts every mated ` +
+      `each enrolled person's payment scans with their own palm taken out (N − 1). Every search decided by \`decide\` on its ` +
+      `normalised scores at \`normalisedDecisionPolicy({ gallerySize, targetFpir: ${FPIR_TARGET} })\`, as the server does (margin ` +
+      `${NORMALISED_MARGIN} included; the threshold is a normalised score). FNIR counts every mated ` +
       `search not accepted as the right person (a scan the server refuses included); FPIR is the share of non-mated searches ` +
       `accepted as anyone (target ${FPIR_TARGET}, and ${FPIR_TOLERANCE}× that the issue allows); "≤" is the one-sided 95 % upper bound.`,
   );
@@ -552,10 +573,10 @@ function identificationSection(results: ConfigResult[]): void {
   line('');
   line(`### Extrapolated to N = 10^6 (fused scans)`);
   line('');
-  const bigThreshold = decisionPolicy({ gallerySize: BIG_N, targetFpir: FPIR_TARGET }).threshold;
+  const bigThreshold = normalisedDecisionPolicy({ gallerySize: BIG_N, targetFpir: FPIR_TARGET }).threshold;
   line(
     `FPIR ${FPIR_TARGET} at N = 10^6 ⇒ FMR ${(FPIR_TARGET / BIG_N).toExponential(0)}: the server's threshold ${bigThreshold.toFixed(4)}. ` +
-      `Stage 2's FNMR: the registration-to-payment-scan distances above it; stage 1's misses: mates whose coarse distance ` +
+      `Stage 2's FNMR: the registration-to-payment-scan normalised scores above it; stage 1's misses: mates whose coarse distance ` +
       `≥ ${BIG_CANDIDATES} of 10^6 unrelated entries would beat (from the measured coarse impostor distribution), plus those the ` +
       `cascade's first passes lose (${CASCADE_IMPOSTORS.toLocaleString('en-US')} impostor pairs). FNIR ≈ the mates either stage loses (each counted once).`,
   );

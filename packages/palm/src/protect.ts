@@ -195,6 +195,27 @@ export function coarseGridOf(
 }
 
 /**
+ * A full probe's (every alignment of `plan`'s grid) alignments of the coarse grid only (coarseGridOf), in that
+ * order: the probe coarse-to-fine searches with, taken from a probe made whole.
+ */
+export function coarseGridProbeOf(
+  probe: ProbeTemplates,
+  plan: Readonly<AlignmentPlan> = DEFAULT_ALIGNMENT_PLAN,
+): ProbeTemplates {
+  if (probe.fineAlignments !== fineAlignmentsOf(plan)) throw new RangeError('not a probe of the whole plan');
+  const words = probe.fine.length / probe.fineAlignments;
+  const rotations = plan.rotations_deg.length;
+  const span = 2 * plan.maxShift_cells + 1;
+  const grid = coarseGridOf(plan);
+  const fine = new Uint32Array(grid.length * words);
+  grid.forEach(({ r, s, dx, dy }, k) => {
+    const a = ((s * rotations + r) * span + dy + plan.maxShift_cells) * span + dx + plan.maxShift_cells;
+    fine.set(probe.fine.subarray(a * words, (a + 1) * words), k * words);
+  });
+  return { ...probe, fine, fineAlignments: grid.length };
+}
+
+/**
  * A probe's full templates made on demand, one alignment of the plan's grid at a time, each hashed once
  * (TemplateProtector.prober). `probe` packs a list of them with the plan's coarse alignments as a
  * ProbeTemplates for a search.

@@ -815,12 +815,13 @@ export function decide(results: readonly SearchResult[], policy: Readonly<Decisi
     const best = result.best;
     if (!best || best.distance > policy.threshold) continue;
     confident.add(best.id);
-    const secondDistance = result.second?.distance ?? 1;
+    // No second id (a gallery of one): nothing to be confused with (distances or normalised scores alike).
+    const secondDistance = result.second?.distance ?? Infinity;
     if (secondDistance - best.distance < policy.margin) {
       ambiguous = true;
       continue;
     }
-    const vote = votes.get(best.id) ?? { frames: 0, distance: 1 };
+    const vote = votes.get(best.id) ?? { frames: 0, distance: Infinity };
     vote.frames++;
     vote.distance = Math.min(vote.distance, best.distance);
     votes.set(best.id, vote);

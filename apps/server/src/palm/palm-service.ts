@@ -8,6 +8,7 @@ import {
   parseTemplate,
   palmHash,
   serializeTemplate,
+  type GridAlignment,
   type ProbeHasher,
   type ProbeTemplates,
   type ProtectedTemplate,
@@ -16,7 +17,8 @@ import { palmEvidence } from '@hasta/palm/palm-evidence';
 import { frameQuality, type QualityIssue } from '@hasta/palm/quality';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import { ReplayScan } from '@hasta/palm/replay';
-import { decide, decisionPolicy, galleryShapeOf, refineResult, shortlistFor } from '@hasta/palm/search';
+import { normalisedDecisionPolicy, normaliseResult, normaliserFor } from '@hasta/palm/score-normalisation';
+import { decide, galleryShapeOf, refineResult, shortlistFor, type SearchResult } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db/schema';
@@ -385,9 +387,11 @@ export class PalmService {
     if (!gallery || gallery.size === 0) return undefined;
     const result = await this.#searchPool.search(gallery, enrolment.probe);
     this.searchPaths[result.stage1]++;
+    // The decision reads the distances against the probe's cohort (score-normalisation.ts), as a payment's.
+    const stats = normaliserFor(enrolment.key.protector).stats(enrolment.probe);
     const decision = decide(
-      [result],
-      decisionPolicy({ gallerySize: this.gallerySize, targetFpir: TARGET_FPIR }),
+      [normaliseResult(result, stats)],
+      normalisedDecisionPolicy({ gallerySize: this.gallerySize, targetFpir: TARGET_FPIR }),
     );
     return decision.outcome === 'match' ? this.#enrolled.get(decision.id)?.userId : undefined;
   }
@@ -528,21 +532,38 @@ export class PalmService {
    * event loop stays free; the results are those of `PalmGallery.search` on the same gallery.
    */
   async #identify(feature: PalmFeatures, targetFpir: number, options = { coarseToFine: true }) {
-    let best: { templateId: string; distance: number } | undefined;
+    let best: { templateId: string; distance: number; score: number } | undefined;
     const gallerySize = this.gallerySize;
     for (const [keyId, gallery] of [...this.#galleries]) {
       if (gallery.size === 0) continue;
       const key = this.#keyById(keyId)!;
-      const result = options.coarseToFine
-        ? await this.#searchCoarseToFine(gallery, key.protector.prober(feature))
-        : await this.#searchPool.search(gallery, key.protector.probe(feature));
+      let result: SearchResult & { stage1: Stage1Path };
+      let probe: ProbeTemplates;
+      if (options.coarseToFine) {
+        const hasher = key.protector.prober(feature);
+        const grid = coarseGridOf(hasher.plan);
+        probe = hasher.probe(grid);
+        result = await this.#searchCoarseToFine(gallery, hasher, grid, probe);
+      } else {
+        probe = key.protector.probe(feature);
+        result = await this.#searchPool.search(gallery, probe);
+      }
       this.searchPaths[result.stage1]++;
-      const decision = decide([result], decisionPolicy({ gallerySize, targetFpir }));
-      if (decision.outcome === 'match' && (!best || decision.distance < best.distance)) {
-        best = { templateId: decision.id, distance: decision.distance };
+      // The distances read against the probe's cohort (score-normalisation.ts), so that one threshold holds on
+      // palms of any kind; the cohort's statistics come from the probe's coarse grid either way.
+      const stats = normaliserFor(key.protector).stats(probe);
+      const decision = decide(
+        [normaliseResult(result, stats)],
+        normalisedDecisionPolicy({ gallerySize, targetFpir }),
+      );
+      // The best over the keys by normalised score; the distance kept is the plain one (the history's similarity).
+      if (decision.outcome === 'match' && (!best || decision.distance < best.score)) {
+        best = { templateId: decision.id, distance: result.best!.distance, score: decision.distance };
       }
     }
-    return best ? { outcome: 'match' as const, ...best } : { outcome: 'no-match' as const };
+    return best
+      ? { outcome: 'match' as const, templateId: best.templateId, distance: best.distance }
+      : { outcome: 'no-match' as const };
   }
 
   /**
@@ -550,9 +571,13 @@ export class PalmService {
    * refined over the full one (search.ts refineResult), hashing only the alignments the refinement visits.
    * A registration's duplicate check keeps the full grid (no time limit there, and every alignment tried).
    */
-  async #searchCoarseToFine(gallery: WasmPalmGallery, hasher: ProbeHasher) {
-    const grid = coarseGridOf(hasher.plan);
-    const coarse = await this.#searchPool.search(gallery, hasher.probe(grid), {
+  async #searchCoarseToFine(
+    gallery: WasmPalmGallery,
+    hasher: ProbeHasher,
+    grid: readonly GridAlignment[],
+    gridProbe: ProbeTemplates,
+  ) {
+    const coarse = await this.#searchPool.search(gallery, gridProbe, {
       candidates: shortlistFor(gallery.size),
     });
     return { ...coarse, ...refineResult(coarse, gallery, hasher, grid) };
