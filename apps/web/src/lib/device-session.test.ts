@@ -12,6 +12,7 @@ import {
   pairThisBrowser,
   signedScan,
   thisBrowserDevice,
+  withBrowserDevice,
 } from './device-session';
 import type { PairAnswer } from './devices-api';
 
@@ -138,5 +139,46 @@ describe('browser names', () => {
       ),
     ).toBe('Chrome on Android');
     expect(browserDeviceName('curl/8')).toBe('Browser');
+  });
+});
+
+describe('a browser device revoked elsewhere', () => {
+  it('is forgotten and made again once, then the work runs with the new one', async () => {
+    const store = memoryDeviceStore();
+    let made = 0;
+    const register = () => {
+      made += 1;
+      return Promise.resolve(answerFor('personal', `tok-${made}`));
+    };
+    await thisBrowserDevice('personal:u1', 'personal', 'Chrome', store, register);
+    const seen: string[] = [];
+    const target = { slot: 'personal:u1' as const, kind: 'personal' as const, name: 'Chrome' };
+    // The first device is revoked: the server refuses its token.
+    const result = await withBrowserDevice(
+      target,
+      (stored) => {
+        seen.push(stored.token);
+        if (stored.token === 'tok-1') {
+          return Promise.reject(new ApiError(401, 'UNAUTHORIZED', messages.deviceRevoked));
+        }
+        return Promise.resolve('paid');
+      },
+      store,
+      register,
+    );
+    expect(result).toBe('paid');
+    expect(seen).toEqual(['tok-1', 'tok-2']);
+    expect((await store.read('personal:u1'))?.token).toBe('tok-2');
+  });
+
+  it('passes any other refusal on without forgetting the device', async () => {
+    const store = memoryDeviceStore();
+    const register = () => Promise.resolve(answerFor('personal', 'tok-1'));
+    const target = { slot: 'personal:u1' as const, kind: 'personal' as const, name: 'Chrome' };
+    const refusal = new ApiError(403, 'FORBIDDEN', messages.scanChallengeInvalid);
+    await expect(withBrowserDevice(target, () => Promise.reject(refusal), store, register)).rejects.toBe(
+      refusal,
+    );
+    expect((await store.read('personal:u1'))?.token).toBe('tok-1');
   });
 });

@@ -125,3 +125,24 @@ export function browserDeviceName(userAgent: string = navigator.userAgent): stri
             : null;
   return system === null ? browser : `${browser} on ${system}`;
 }
+
+/**
+ * Runs `work` with this browser's device for `slot` (made on first use, see thisBrowserDevice). A device the
+ * server no longer knows (revoked from the owner's devices list) is forgotten here and made again once: the
+ * server then asks for a live step-up, whose refusal reaches the caller as any other.
+ */
+export async function withBrowserDevice<T>(
+  target: { slot: DeviceSlot; kind: 'personal' | 'terminal'; name: string },
+  work: (stored: StoredDevice) => Promise<T>,
+  store: DeviceStore = deviceStore(),
+  register: typeof registerThisBrowser = registerThisBrowser,
+): Promise<T> {
+  const device = () => thisBrowserDevice(target.slot, target.kind, target.name, store, register);
+  try {
+    return await work(await device());
+  } catch (error) {
+    if (!isDeviceGone(error)) throw error;
+    await store.remove(target.slot);
+    return work(await device());
+  }
+}

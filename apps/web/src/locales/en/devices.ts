@@ -22,6 +22,12 @@ export const devices = {
   },
   /** A person's own browser, or the store owner's, becoming a device before its first palm scan. */
   thisBrowser: {
+    receiveIntro:
+      "Before this browser takes palm payments for you, confirm it's you: a code goes to your phone (or email). This browser then keeps a signing key of its own for your palm scans.",
+    storeIntro:
+      "Before this browser takes palm payments for your store, confirm it's you: a code goes to your phone (or email). This browser then becomes one of your store's terminals.",
+    enrolIntro:
+      "Before this browser registers palms, confirm it's you: a code goes to your phone (or email). This browser then keeps a signing key of its own for palm scans.",
     preparing: 'Preparing this browser for palm scans...',
     failed: 'This browser could not be set up for palm scans. Try again.',
   },
