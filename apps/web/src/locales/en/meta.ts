@@ -56,6 +56,10 @@ export const meta = {
       title: 'Merchant Dashboard',
       description: 'The Hasta merchant dashboard: accept palm payments at your store.',
     },
+    terminal: {
+      title: 'Store terminal',
+      description: 'A paired store terminal of Hasta: take palm payments at the counter.',
+    },
     palmRegister: {
       title: 'Palm Registration',
       description: 'Register your left hand, your right hand, or both, to pay with your palm.',
