@@ -377,6 +377,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       idempotencyKey: 'code-not-sent',
       linkOrigin: 'http://localhost',
       device: null,
+      deviceId: null,
     };
     await expect(takePalmPayment(deps, input)).rejects.toThrow(messages.failedToSendOtpRetry);
     expect(logged).toEqual(['palm payment code not sent']);

@@ -13,10 +13,11 @@ type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
  * The routes a palm search or a palm payment can run behind: every /Palm/* route and a store's
- * POST /api/transaction (issue 21). Reads (GET /Palm/config) are not limited: they search nothing.
+ * POST /api/transaction (issue 21). Reads (GET /Palm/config) are not limited: they search nothing; nor is a
+ * scan's challenge (POST /Palm/challenge, issue 22): it searches nothing, and a device holds a bounded number.
  */
 export function isPalmRoute(url: string): boolean {
-  return url.startsWith('/Palm/') || url === '/api/transaction';
+  return (url.startsWith('/Palm/') && url !== '/Palm/challenge') || url === '/api/transaction';
 }
 
 function limitsMethod(method: string): boolean {
