@@ -16,6 +16,7 @@ import {
   uniqueEmail,
   uniquePhone,
 } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { framesOf, registerPalm, scanOf } from './support/palm-helpers';
@@ -25,7 +26,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
   let test: TestApp;
   let adminToken: string;
   const post = (url: string, token: string | undefined, payload: object, headers = {}) =>
-    test.app.inject({
+    injectScan(test.app, {
       method: 'POST',
       url,
       payload,

@@ -7,7 +7,11 @@ import {
   type ScanChallenge,
   type ScanPurpose,
 } from '@hasta/contracts/devices';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { hashToken, newToken } from '../../src/auth/secrets';
+import { findSession } from '../../src/auth/sessions';
+import { insertDevice } from '../../src/devices/device-repository';
+import { findStoreOfOwner } from '../../src/merchant/merchant-repository';
 import { bearer } from './auth-helpers';
 
 /**
@@ -161,4 +165,112 @@ export async function signedScan(
 ): Promise<{ challenge: string; signature: string }> {
   const challenge = await challengeFor(app, device, request, sessionToken);
   return { challenge: challenge.nonce, signature: await device.signScan(challenge, frames) };
+}
+
+/** The calls that post a palm scan, and the purpose each one's challenge is for. */
+const SCAN_PATHS: Record<string, ScanPurpose> = {
+  '/Palm/register': 'enrol',
+  '/Palm/authenticate': 'receive',
+  '/api/transaction': 'pay',
+};
+
+/** Each app's devices made for its people by `injectScan`: a person's own browser, a store's terminal. */
+const testDevices = new WeakMap<FastifyInstance, Map<string, SoftwareDevice>>();
+
+/**
+ * A device of this person made directly in the database, as pairing would make it (the pairing itself is
+ * under test in device-attacks.test.ts): their own browser, or their store's terminal. Undefined for a
+ * terminal of someone who owns no store.
+ */
+export async function testDeviceOf(
+  app: FastifyInstance,
+  userId: string,
+  kind: 'personal' | 'terminal',
+): Promise<SoftwareDevice | undefined> {
+  let byUser = testDevices.get(app);
+  if (!byUser) {
+    byUser = new Map();
+    testDevices.set(app, byUser);
+  }
+  const key = `${kind}:${userId}`;
+  const known = byUser.get(key);
+  if (known) return known;
+  const db = app.database.db;
+  const merchantId = kind === 'terminal' ? (await findStoreOfOwner(db, userId))?.id : null;
+  if (merchantId === undefined) return undefined;
+  const device = new SoftwareDevice();
+  device.token = newToken();
+  device.id = await insertDevice(db, {
+    kind,
+    name: kind === 'terminal' ? 'Test till' : 'Test phone',
+    ownerUserId: userId,
+    merchantId,
+    kioskId: null,
+    tokenHash: hashToken(device.token),
+    publicKey: device.publicKey,
+    createdAt: new Date(),
+  });
+  byUser.set(key, device);
+  return device;
+}
+
+function sessionTokenOf(headers: InjectOptions['headers']): string | undefined {
+  const authorization = headers?.authorization;
+  if (typeof authorization === 'string') return /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+  const cookie = headers?.cookie;
+  if (typeof cookie === 'string') return /hasta_session=([^;]+)/.exec(cookie)?.[1];
+  return undefined;
+}
+
+/**
+ * `app.inject` as a paired device posts a palm scan (issue 22): for a call that posts a scan (POST
+ * /Palm/register, /Palm/authenticate, /api/transaction) without a challenge of its own, the signed-in
+ * caller's device (their own browser, or their store's terminal) asks a challenge for the call's purpose
+ * and amount, signs it over the frames and sends it with the scan. Any other call, one with no session or
+ * no device to take it, or one whose challenge is refused, goes as it is (and meets the refusal the server
+ * gives it anyway). Tests about the signatures themselves post by hand (device-attacks.test.ts).
+ */
+export async function injectScan(
+  app: FastifyInstance,
+  options: InjectOptions,
+): Promise<LightMyRequestResponse> {
+  const url = typeof options.url === 'string' ? options.url : undefined;
+  const purpose = url === undefined ? undefined : SCAN_PATHS[url];
+  const payload = options.payload as
+    { scan?: { frames?: unknown }; amount?: unknown; challenge?: unknown } | undefined;
+  const frames = payload?.scan?.frames;
+  const token = sessionTokenOf(options.headers);
+  if (
+    purpose === undefined ||
+    options.method !== 'POST' ||
+    !Array.isArray(frames) ||
+    !frames.every((frame) => typeof frame === 'string') ||
+    payload?.challenge !== undefined ||
+    token === undefined
+  )
+    return app.inject(options);
+  const session = await findSession(app.database.db, token);
+  const device = session
+    ? await testDeviceOf(app, session.user.id, purpose === 'pay' ? 'terminal' : 'personal')
+    : undefined;
+  if (!device) return app.inject(options);
+  const amount = typeof payload?.amount === 'number' ? payload.amount : undefined;
+  const asked = await app.inject({
+    method: 'POST',
+    url: '/Palm/challenge',
+    headers: device.headers(token),
+    payload: { purpose, ...(amount === undefined ? {} : { amount }) },
+    ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+  });
+  if (asked.statusCode !== 200) return app.inject(options);
+  const challenge = asked.json<ScanChallenge>();
+  return app.inject({
+    ...options,
+    headers: { ...options.headers, ...device.headers() },
+    payload: {
+      ...payload,
+      challenge: challenge.nonce,
+      signature: await device.signScan(challenge, frames as string[]),
+    },
+  });
 }
