@@ -253,6 +253,8 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     const camera = await launchWithPalmCamera(playwright, { seed, identity: 0 }, 'admin-left-palm');
     try {
       const page = await signedInPage(camera, baseURL, adminCredentials);
+      // The admin's browser signs the scan as the admin's own device, made after the admin's step-up (issue 22).
+      await stepUpByApi(page.request, adminCredentials.contact);
       await page.goto('/admin');
       const users = await openTab(page, 'Users');
       await users.getByLabel('Search users').fill(account.contact);
@@ -534,6 +536,8 @@ test.describe('Palm payments through the camera', () => {
     const camera = await launchWithPalmCamera(playwright, payerPalm, 'payer-palm');
     try {
       const page = await signedInPage(camera, baseURL, receiver);
+      // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+      await stepUpByApi(page.request, receiver.contact);
       await page.goto('/user-dashboard');
       await expect(page.getByTestId('balance')).toHaveText(inr(0));
       await page.getByRole('link', { name: 'Receive Money' }).click();
