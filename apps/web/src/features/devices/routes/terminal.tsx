@@ -185,6 +185,8 @@ function PairedTerminal({
       : { kind: 'scan', amountText: pending.amountText, resumed: true, attempt: 0 };
   });
   const [offline, setOffline] = useState(false);
+  // A payment on its way: it cannot be cancelled here any more (its answer decides).
+  const [sending, setSending] = useState(false);
   const retryNow = useRef<(() => void) | null>(null);
   const answered = useRef<TerminalPaid | TerminalWaitsForCode | null>(null);
 
@@ -215,6 +217,20 @@ function PairedTerminal({
     const frames = [...scan.frames];
     const idempotencyKey = paymentKeyFor(amountText, readPendingPayment());
     writePendingPayment({ amountText, idempotencyKey, sentAt: new Date().toISOString() });
+    setSending(true);
+    try {
+      return await sendUnder(amountText, scan, frames, idempotencyKey);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const sendUnder = async (
+    amountText: string,
+    scan: PalmScan,
+    frames: string[],
+    idempotencyKey: string,
+  ): Promise<{ title: string; detail: string }> => {
     let lastError: unknown = null;
     for (let attempt = 0; attempt < MAX_SEND_ATTEMPTS; attempt += 1) {
       try {
@@ -309,7 +325,7 @@ function PairedTerminal({
             <button
               type="button"
               className={`${secondaryButtonClass} ${disabledClass} py-3 text-lg`}
-              disabled={offline}
+              disabled={sending}
               onClick={() => {
                 clearPendingPayment();
                 setStep({ kind: 'amount', notice: null });
