@@ -183,7 +183,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['palmScan', 'merchant', 'app'] },
+        { namespaces: ['palmScan', 'merchant', 'app', 'devices'] },
       ),
       page(
         '/palm-register',
@@ -201,7 +201,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['palmScan', 'app'] },
+        { namespaces: ['palmScan', 'app', 'devices'] },
       ),
       page(
         '/transfer',
@@ -238,7 +238,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['palmScan', 'app', 'wallet'] },
+        { namespaces: ['palmScan', 'app', 'wallet', 'devices'] },
       ),
       page(
         '/history',

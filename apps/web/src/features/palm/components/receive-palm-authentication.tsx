@@ -5,8 +5,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 
+import { BrowserDeviceGate } from '../../../components/browser-device-gate';
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import type { PalmScanOutcome } from '../../../components/palm-scanner/palm-scanner';
+import { useStoredUser } from '../../../lib/auth-storage';
+import { browserDeviceName, signedScan, withBrowserDevice } from '../../../lib/device-session';
 import { authenticatePalmPayment } from '../api/palm';
 import type { PalmPaymentAnswer } from '../api/palm';
 import { PalmPaymentCode, usePalmCodeStep } from './palm-payment-code';
@@ -41,8 +44,11 @@ export function ReceivePalmAuthentication({
   onReceived,
 }: ReceivePalmAuthenticationProps) {
   const { t, i18n } = useTranslation('palmScan');
+  const { t: deviceText } = useTranslation('devices');
   const codeStep = usePalmCodeStep();
   const [paid, setPaid] = useState<PalmScanOutcome | null>(null);
+  // This browser signs each scan as the receiver's own device (issue 22), made after a step-up.
+  const slot = `personal:${useStoredUser()?.id ?? ''}` as const;
 
   if (paid !== null) {
     return (
@@ -66,21 +72,37 @@ export function ReceivePalmAuthentication({
     );
   }
   return (
-    <div className="space-y-4">
-      <PayPrompt amountText={amountText} payee={payeeName} />
-      <PalmScanner
-        purpose="authenticate"
-        errorFallback={messages.authenticationFailedRetry}
-        onScan={async (scan) => {
-          const answer = await authenticatePalmPayment({ amountText, receiverEmail, receiverPhone, scan });
-          if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
-          return receivedOutcome(t, answer, i18n.language);
-        }}
-        onSuccess={() => {
-          if (codeStep.paidByScan()) onReceived();
-        }}
-      />
-    </div>
+    <BrowserDeviceGate slot={slot} intro={<p>{deviceText('thisBrowser.receiveIntro')}</p>}>
+      <div className="space-y-4">
+        <PayPrompt amountText={amountText} payee={payeeName} />
+        <PalmScanner
+          purpose="authenticate"
+          errorFallback={messages.authenticationFailedRetry}
+          onScan={async (scan) => {
+            const answer = await withBrowserDevice(
+              { slot, kind: 'personal', name: browserDeviceName() },
+              async (device) =>
+                authenticatePalmPayment({
+                  amountText,
+                  receiverEmail,
+                  receiverPhone,
+                  scan,
+                  signed: await signedScan(
+                    device,
+                    { purpose: 'receive', amount: Number(amountText) },
+                    scan.frames,
+                  ),
+                }),
+            );
+            if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
+            return receivedOutcome(t, answer, i18n.language);
+          }}
+          onSuccess={() => {
+            if (codeStep.paidByScan()) onReceived();
+          }}
+        />
+      </div>
+    </BrowserDeviceGate>
   );
 }
 
