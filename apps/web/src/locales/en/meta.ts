@@ -56,6 +56,10 @@ export const meta = {
       title: 'Merchant Dashboard',
       description: 'The Hasta merchant dashboard: accept palm payments at your store.',
     },
+    kiosk: {
+      title: 'Palm registration kiosk',
+      description: 'A paired Hasta kiosk: sign in with a code to your phone and register your palm.',
+    },
     palmRegister: {
       title: 'Palm Registration',
       description: 'Register your left hand, your right hand, or both, to pay with your palm.',
