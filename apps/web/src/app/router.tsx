@@ -5,7 +5,6 @@ import type { RouteObject } from 'react-router';
 import type { PageKey } from '../components/document-meta';
 import { loadPageNamespaces } from '../lib/i18n';
 import type { Namespace } from '../lib/i18n-resources';
-import { DeviceLayout } from './device-layout';
 import { RootLayout } from './root-layout';
 import type { RouteHandle } from './route-meta';
 import { RouteError } from './routes/route-error';
@@ -324,22 +323,6 @@ export const router = createBrowserRouter([
           Component: (await import('./routes/not-found')).NotFoundRoute,
         }),
         { namespaces: ['app'] },
-      ),
-    ],
-  },
-  // A paired device's own mode (issue 22): full screen, no site navigation.
-  {
-    element: <DeviceLayout />,
-    errorElement: <RouteError />,
-    HydrateFallback: () => null,
-    children: [
-      page(
-        '/kiosk',
-        'kiosk',
-        async () => ({
-          Component: (await import('../features/devices/routes/kiosk')).KioskRoute,
-        }),
-        { namespaces: ['kiosk', 'devices', 'palmScan', 'app'] },
       ),
     ],
   },
