@@ -18,6 +18,8 @@ export interface PairedDevice {
   id: string;
   kind: DeviceKind;
   name: string;
+  /** A terminal's store or a kiosk's place, as named when it was paired (shown while offline). */
+  storeName?: string | null;
 }
 
 /** One paired role of this browser: the server's device, its bearer token and its key pair. */

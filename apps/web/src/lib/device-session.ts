@@ -21,7 +21,12 @@ export function normalisePairingCode(text: string): string | null {
 
 async function keep(slot: DeviceSlot, keyPair: CryptoKeyPair, answer: PairAnswer, store: DeviceStore) {
   const stored: StoredDevice = {
-    device: { id: answer.device.id, kind: answer.device.kind, name: answer.device.name },
+    device: {
+      id: answer.device.id,
+      kind: answer.device.kind,
+      name: answer.device.name,
+      storeName: answer.device.store_name ?? answer.device.kiosk_name,
+    },
     token: answer.device_token,
     keyPair,
     pairedAt: new Date().toISOString(),

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { FormAlert, OtpField, TextField } from '../../../components/form-field';
 import { PairingScreen } from '../../../components/pairing-screen';
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
+import { MAIN_CONTENT_ID } from '../../../components/skip-link';
 import { StepUpCode } from '../../../components/step-up-code';
 import {
   cardClass,
@@ -111,12 +112,16 @@ export function KioskRoute() {
 /** The whole screen: the language switch and the kiosk's content, large type, nothing to navigate away to. */
 function KioskFrame({ children }: { children: ReactNode }) {
   return (
-    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-6 text-lg sm:px-8 sm:py-10">
+    <main
+      id={MAIN_CONTENT_ID}
+      tabIndex={-1}
+      className="mx-auto flex w-full max-w-3xl flex-col gap-6 px-4 py-6 text-lg focus:outline-none sm:px-8 sm:py-10"
+    >
       <div className="flex justify-end">
         <KioskLanguageSwitch />
       </div>
       {children}
-    </div>
+    </main>
   );
 }
 

@@ -121,18 +121,28 @@ export function takeStorePalmPayment(request: {
 }
 
 /** POST /Palm/authenticate/confirm: the payer's code posts a palm payment that waited for it. */
-export function confirmPalmPayment(paymentId: string, otp: string): Promise<PalmPaymentAnswer> {
+export function confirmPalmPayment(
+  paymentId: string,
+  otp: string,
+  /** A paired terminal's device header (issue 22), when the terminal confirms a payment it took. */
+  headers: Record<string, string> = {},
+): Promise<PalmPaymentAnswer> {
   return apiRequest('/Palm/authenticate/confirm', {
     method: 'POST',
+    headers,
     body: { payment_id: paymentId, otp },
     schema: palmPaymentResponseSchema,
   });
 }
 
 /** POST /Palm/authenticate/cancel: nothing is paid. */
-export function cancelPalmPayment(paymentId: string): Promise<z.infer<typeof successResponseSchema>> {
+export function cancelPalmPayment(
+  paymentId: string,
+  headers: Record<string, string> = {},
+): Promise<z.infer<typeof successResponseSchema>> {
   return apiRequest('/Palm/authenticate/cancel', {
     method: 'POST',
+    headers,
     body: { payment_id: paymentId },
     schema: successResponseSchema,
   });
