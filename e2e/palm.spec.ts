@@ -599,6 +599,8 @@ test.describe('Palm payments through the camera', () => {
     );
     try {
       const page = await signedInPage(camera, baseURL, receiver);
+      // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+      await stepUpByApi(page.request, receiver.contact);
       await page.goto('/receive');
       await page.getByLabel('Expected Amount (INR)').fill('6000');
       await page.getByRole('button', { name: 'Confirm Receive' }).click();
@@ -657,6 +659,8 @@ test.describe('Palm payments through the camera', () => {
     const camera = await launchWithPalmCamera(playwright, { seed, identity: 7 }, 'stranger-palm');
     try {
       const page = await signedInPage(camera, baseURL, receiver);
+      // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+      await stepUpByApi(page.request, receiver.contact);
       await page.goto('/receive');
       await page.getByLabel('Expected Amount (INR)').fill('10');
       await page.getByRole('button', { name: 'Confirm Receive' }).click();
@@ -699,6 +703,8 @@ test.describe('Palm payments through the camera', () => {
     const camera = await launchWithPalmCamera(playwright, palm, 'customer-palm');
     try {
       const page = await signedInPage(camera, baseURL, merchant);
+      // Accept Palm makes this browser a terminal of the store on its first scan, after the owner's step-up.
+      await stepUpByApi(page.request, merchant.contact);
       await page.goto('/store-dashboard');
       await page.getByRole('tab', { name: 'Accept Palm' }).click();
       await expect(page.getByText(/Palm acceptance needs the palm scanner/)).toHaveCount(0);
@@ -803,6 +809,8 @@ test.describe('Palm payments through the camera', () => {
     const camera = await launchWithPalmCamera(playwright, palm, 'withdrawn-palm');
     try {
       const page = await signedInPage(camera, baseURL, receiver);
+      // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+      await stepUpByApi(page.request, receiver.contact);
       await page.goto('/receive');
       await page.getByLabel('Expected Amount (INR)').fill('10');
       await page.getByRole('button', { name: 'Confirm Receive' }).click();
@@ -873,6 +881,8 @@ test.describe('Palm payments through the camera', () => {
     expect(login.status(), await login.text()).toBe(200);
     const { user } = (await login.json()) as { user: unknown };
     await page.evaluate((stored) => window.localStorage.setItem('user', JSON.stringify(stored)), user);
+    // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+    await stepUpByApi(page.request, receiver.contact);
     await page.goto('/receive');
     await page.getByLabel('Expected Amount (INR)').fill('5');
     await page.getByRole('button', { name: 'Confirm Receive' }).click();
