@@ -1,11 +1,10 @@
-import { webcrypto } from 'node:crypto';
-
 import { DEVICE_HEADER, PAIRING_CODE_ALPHABET, PAIRING_CODE_LENGTH } from '@hasta/contracts/devices';
 import { messages } from '@hasta/contracts/messages';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 import { expect, test } from './support/accounts';
 import { axeViolations } from './support/axe';
+import { TestDevice } from './support/devices';
 import { createMerchant } from './support/merchant';
 import { pageFor } from './support/wallet';
 
@@ -17,16 +16,10 @@ test.use({ reducedMotion: 'reduce' });
 
 const CODE_PATTERN = new RegExp(`^[${PAIRING_CODE_ALPHABET}]{4} [${PAIRING_CODE_ALPHABET}]{4}$`);
 
-/** Pairs a device with `code` through the API, as a terminal's browser does: its own P-256 key, the public half sent. */
+/** Pairs a device with `code` through the API, as a terminal's browser does: its own key, the public half sent. */
 async function pairByApi(request: APIRequestContext, code: string): Promise<string> {
-  const keys = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
-    'sign',
-    'verify',
-  ]);
-  const { kty, crv, x, y } = await webcrypto.subtle.exportKey('jwk', keys.publicKey);
-  const response = await request.post('/api/devices/pair', {
-    data: { code, public_key: { kty, crv, x, y } },
-  });
+  const device = new TestDevice();
+  const response = await request.post('/api/devices/pair', { data: { code, public_key: device.publicKey } });
   expect(response.status(), await response.text()).toBe(200);
   return ((await response.json()) as { device_token: string }).device_token;
 }
