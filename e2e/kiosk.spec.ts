@@ -145,6 +145,11 @@ test('an admin pairs a kiosk; a person signs in with a code to their phone, regi
   await expect(row.getByRole('cell').nth(1)).toHaveText('Kiosk');
   // Enrolments.
   await expect(row.getByRole('cell').nth(5)).toHaveText('1');
+  // Opening the kiosk shows its payments: a kiosk takes none.
+  await row.getByRole('button', { name: `Payments ${KIOSK_PLACE}` }).click();
+  const payments = adminPage.getByRole('dialog', { name: `Payments taken on ${KIOSK_PLACE}` });
+  await expect(payments.getByText('No palm payments on this device.')).toBeVisible();
+  expect(await axeViolations(adminPage), 'Devices tab, a kiosk opened').toEqual([]);
   await adminPage.context().close();
 });
 
