@@ -1,6 +1,6 @@
 import { messages } from '@hasta/contracts/messages';
 import { PALM_CONSENT_NOTICE } from '@hasta/contracts/palm';
-import type { Page } from '@playwright/test';
+import type { Page, PlaywrightWorkerArgs } from '@playwright/test';
 
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, test } from './support/accounts';
 import type { Account } from './support/accounts';
@@ -153,13 +153,12 @@ test('an admin pairs a kiosk; a person signs in with a code to their phone, regi
   await adminPage.context().close();
 });
 
-test('a person who stops touching the kiosk for 60 s is signed out', async ({
-  browser,
-  playwright,
-  baseURL,
-  phoneAccount: person,
-}) => {
-  test.slow();
+/** A kiosk pairing code made through the API by the admin (for the Indiranagar kiosk, named `name`). */
+async function kioskCodeByApi(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string | undefined,
+  name: string,
+): Promise<string> {
   const adminApi = await adminSession(playwright, baseURL);
   const kiosks = (await (await adminApi.get('/api/kiosks')).json()) as {
     kiosks: { id: string; name: string }[];
@@ -167,11 +166,22 @@ test('a person who stops touching the kiosk for 60 s is signed out', async ({
   const place = kiosks.kiosks.find((kiosk) => kiosk.name === KIOSK_PLACE);
   expect(place).toBeDefined();
   const made = await adminApi.post('/api/devices/pairing-codes', {
-    data: { kind: 'kiosk', kiosk_id: place!.id, name: 'Idle test kiosk' },
+    data: { kind: 'kiosk', kiosk_id: place!.id, name },
   });
   expect(made.status(), await made.text()).toBe(200);
   const { code } = (await made.json()) as { code: string };
   await adminApi.dispose();
+  return code;
+}
+
+test('a person who stops touching the kiosk for 60 s is signed out', async ({
+  browser,
+  playwright,
+  baseURL,
+  phoneAccount: person,
+}) => {
+  test.slow();
+  const code = await kioskCodeByApi(playwright, baseURL, 'Idle test kiosk');
 
   const context = await browser.newContext({
     ...(baseURL === undefined ? {} : { baseURL }),
@@ -189,5 +199,40 @@ test('a person who stops touching the kiosk for 60 s is signed out', async ({
   await kiosk.clock.fastForward(2_000);
   await expect(kiosk.getByText('You were signed out after 60 seconds without a touch.')).toBeVisible();
   await expectSignedOut(kiosk);
+  await context.close();
+});
+
+test('a kiosk removed by an admin says so, signs no one in, and can be paired again', async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  test.slow();
+  const code = await kioskCodeByApi(playwright, baseURL, 'Removed test kiosk');
+  const context = await browser.newContext({
+    ...(baseURL === undefined ? {} : { baseURL }),
+    viewport: { width: 1024, height: 1366 },
+  });
+  const kiosk = await context.newPage();
+  await pairKiosk(kiosk, code);
+
+  const adminApi = await adminSession(playwright, baseURL);
+  const listed = (await (await adminApi.get('/api/devices')).json()) as {
+    devices: { id: string; name: string }[];
+  };
+  const device = listed.devices.find((entry) => entry.name === 'Removed test kiosk');
+  expect(device).toBeDefined();
+  const revoked = await adminApi.post(`/api/devices/${device!.id}/revoke`);
+  expect(revoked.status(), await revoked.text()).toBe(200);
+  await adminApi.dispose();
+
+  await kiosk.reload();
+  await expect(kiosk.getByRole('alert')).toHaveText(
+    'This kiosk is no longer paired. Ask an admin for a new pairing code.',
+  );
+  await expect(kiosk.getByRole('button', { name: 'Start' })).toHaveCount(0);
+  expect(await axeViolations(kiosk), '/kiosk, removed').toEqual([]);
+  await kiosk.getByRole('button', { name: 'Pair this kiosk again' }).click();
+  await expect(kiosk.getByRole('heading', { level: 1, name: 'Pair this device' })).toBeVisible();
   await context.close();
 });
