@@ -5,6 +5,7 @@ import { formatDateTime } from '../lib/date-format';
 
 /** How often the time left is worked out again from the clock. */
 const TICK_MS = 1_000;
+const systemNow = (): number => Date.now();
 
 /**
  * A device pairing code just made (issue 22): the 8 characters large enough to read across a counter, split
@@ -15,7 +16,7 @@ export function PairingCodeCard({
   code,
   expiresAt,
   deviceName,
-  now = () => Date.now(),
+  now = systemNow,
 }: {
   code: string;
   expiresAt: string;
