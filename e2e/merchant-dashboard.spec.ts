@@ -59,6 +59,7 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
       'Generate QR',
       'Withdraw',
       'Settings',
+      'Terminals',
     ]);
     await expect(page.getByText('No payments yet.', { exact: false })).toBeVisible();
     expect(await axeViolations(page), 'dashboard, Payments tab, empty').toEqual([]);

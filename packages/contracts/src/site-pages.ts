@@ -39,6 +39,8 @@ export const APP_PAGE_PATHS = [
   '/not-me',
   // A paired store terminal's own screen (issue 22).
   '/terminal',
+  // A paired kiosk's own screen (issue 22).
+  '/kiosk',
 ] as const;
 
 export function isPublicPagePath(path: string): path is PublicPagePath {

@@ -73,6 +73,14 @@ export const router = createBrowserRouter([
         },
         { namespaces: ['devices', 'palmScan', 'merchant'] },
       ),
+      page(
+        '/kiosk',
+        'kiosk',
+        async () => ({
+          Component: (await import('../features/devices/routes/kiosk')).KioskRoute,
+        }),
+        { namespaces: ['kiosk', 'devices', 'palmScan', 'app'] },
+      ),
     ],
   },
   {

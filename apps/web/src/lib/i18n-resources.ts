@@ -20,6 +20,7 @@ import type { rewards } from '../locales/en/rewards';
 import type { technology } from '../locales/en/technology';
 import type { waitlist } from '../locales/en/waitlist';
 import type { devices } from '../locales/en/devices';
+import type { kiosk } from '../locales/en/kiosk';
 
 /**
  * Every text of the site, by namespace. English is the reference: each Hindi module is typed as its English
@@ -48,6 +49,7 @@ export interface Resources {
   app: typeof app;
   admin: typeof admin;
   devices: typeof devices;
+  kiosk: typeof kiosk;
 }
 
 export type Namespace = keyof Resources;
@@ -115,6 +117,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     admin: () => import('../locales/en/admin').then((module) => module.admin),
     app: () => import('../locales/en/app').then((module) => module.app),
     devices: () => import('../locales/en/devices').then((module) => module.devices),
+    kiosk: () => import('../locales/en/kiosk').then((module) => module.kiosk),
   },
   hi: {
     common: () => import('../locales/hi/common').then((module) => module.common),
@@ -139,6 +142,7 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     admin: () => import('../locales/hi/admin').then((module) => module.admin),
     app: () => import('../locales/hi/app').then((module) => module.app),
     devices: () => import('../locales/hi/devices').then((module) => module.devices),
+    kiosk: () => import('../locales/hi/kiosk').then((module) => module.kiosk),
   },
 };
 
