@@ -1,9 +1,9 @@
 import type { Browser, Page } from '@playwright/test';
 
-import { expect, test } from './support/accounts';
+import { expect, signIn, test } from './support/accounts';
 import { axeViolations } from './support/axe';
 import { launchWithPalmCamera } from './support/camera';
-import { listDevices, revokeDevice, terminalPairingCode } from './support/devices';
+import { TestDevice, listDevices, terminalPairingCode } from './support/devices';
 import { createMerchant } from './support/merchant';
 import { dashboardBalance, newPalmSeed, registerPalmByApi } from './support/palm';
 import { adminSession, apiSession, giveValue, inr } from './support/wallet';
@@ -36,7 +36,7 @@ async function charge(page: Page, amount: string): Promise<void> {
 }
 
 test.describe('Terminal mode (/terminal)', () => {
-  test('a store terminal paired with the owner’s code takes palm payments, once each through a lost network and a reload, until it is revoked', async ({
+  test('a store terminal paired with a code from the merchant dashboard takes palm payments, once each through a lost network and a reload, until it is revoked', async ({
     playwright,
     baseURL,
     account: customer,
@@ -50,10 +50,23 @@ test.describe('Terminal mode (/terminal)', () => {
     await admin.dispose();
     const store = await createMerchant(playwright, baseURL, 'Counter Chai');
     const owner = await apiSession(playwright, baseURL, store);
-    const code = await terminalPairingCode(owner, 'Front counter');
 
     const camera = await launchWithPalmCamera(playwright, palm, 'terminal-palm');
     try {
+      // The owner makes a pairing code on the merchant dashboard's Terminals tab.
+      const dashboard = await pageIn(camera, baseURL);
+      await signIn(dashboard, store);
+      await dashboard.goto('/store-dashboard');
+      const terminalsTab = dashboard.getByRole('tablist', { name: 'Store sections' }).getByRole('tab', {
+        name: 'Terminals',
+      });
+      await terminalsTab.click();
+      await dashboard.getByLabel('Terminal name').fill('Front counter');
+      await dashboard.getByRole('button', { name: 'Create pairing code' }).click();
+      // As read across the counter: "ABCD EFGH".
+      const code = (await dashboard.getByTestId('pairing-code').textContent()) ?? '';
+      expect(code).toMatch(/^[A-Z0-9]{4} [A-Z0-9]{4}$/);
+
       const page = await pageIn(camera, baseURL);
       // Unpaired: the pairing screen, and no site navigation anywhere.
       await page.goto('/terminal');
@@ -69,7 +82,7 @@ test.describe('Terminal mode (/terminal)', () => {
       await expect(page.getByText('No payments taken on this terminal yet.')).toBeVisible();
       // The code was single use.
       const again = await owner.post('/api/devices/pair', {
-        data: { code, public_key: { kty: 'EC', crv: 'P-256', x: 'A'.repeat(43), y: 'A'.repeat(43) } },
+        data: { code, public_key: new TestDevice().publicKey },
       });
       expect(again.status()).toBe(400);
       expect(await axeViolations(page), '/terminal amount').toEqual([]);
@@ -136,10 +149,16 @@ test.describe('Terminal mode (/terminal)', () => {
       await expect(history.getByRole('listitem')).toHaveCount(3);
       expect(await dashboardBalance(customerSession, customer)).toBe('55.00');
 
-      // The owner sees the terminal and its payments, and revokes it: its next payment is refused.
+      // The owner sees the terminal and its 3 payments on the Terminals tab, and removes it in one click: its
+      // next payment is refused.
       const terminal = (await listDevices(owner)).find((device) => device.name === 'Front counter');
       expect(terminal).toMatchObject({ kind: 'terminal', revoked_at: null, payment_count: 3 });
-      await revokeDevice(owner, terminal!.id);
+      await dashboard.reload();
+      await terminalsTab.click();
+      const row = dashboard.getByTestId('terminal-row').filter({ hasText: 'Front counter' });
+      await expect(row.getByRole('cell').nth(3)).toHaveText('3');
+      await row.getByRole('button', { name: 'Remove Front counter' }).click();
+      await expect(row.getByText(/^Removed /)).toBeVisible();
       await page.getByRole('button', { name: 'Next payment' }).click();
       await charge(page, '7');
       await expect(page.getByRole('alert')).toHaveText(
