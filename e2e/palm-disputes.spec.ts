@@ -9,6 +9,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, signIn, test } from './support/acc
 import type { Account } from './support/accounts';
 import { openTab, toast } from './support/admin';
 import { axeViolations } from './support/axe';
+import { postSignedScan, thisBrowserDeviceByApi } from './support/devices';
 import type { Palm } from './support/palm';
 import { dashboardBalance, newPalmSeed, palmFrames, registerPalmByApi } from './support/palm';
 import { adminSession, apiSession, apiTransfer, giveValue, inr, pageFor } from './support/wallet';
@@ -45,9 +46,10 @@ async function palmPaymentByApi(
   receiverSession: APIRequestContext,
   body: { amount: number; receiverPhone: string; scan: { frames: string[]; source: 'camera' } },
 ): Promise<string> {
-  const paid = await receiverSession.post('/Palm/authenticate', {
-    headers: { 'Idempotency-Key': crypto.randomUUID() },
-    data: body,
+  // The receiver's own browser is a device (issue 22): paired after their step-up, it signs the scan.
+  const device = await thisBrowserDeviceByApi(receiverSession, body.receiverPhone);
+  const paid = await postSignedScan(receiverSession, device, '/Palm/authenticate', body, {
+    'Idempotency-Key': crypto.randomUUID(),
   });
   expect(paid.status(), await paid.text()).toBe(200);
   return ((await paid.json()) as { transaction: { id: string } }).transaction.id;

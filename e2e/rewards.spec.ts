@@ -1,8 +1,9 @@
 import type { APIRequestContext } from '@playwright/test';
 
-import { expect, test } from './support/accounts';
+import { ADMIN_EMAIL, expect, test } from './support/accounts';
 import type { Account } from './support/accounts';
 import { axeViolations } from './support/axe';
+import { postSignedScan, terminalByApi, thisBrowserDeviceByApi } from './support/devices';
 import { createMerchant } from './support/merchant';
 import { extractCode, nextMessage } from './support/outbox';
 import { newPalmSeed, palmFrames } from './support/palm';
@@ -23,14 +24,14 @@ async function enrolAtKiosk(
 ): Promise<void> {
   let requestId = '';
   const message = await nextMessage(personSession, person.contact, async () => {
-    const started = await admin.post('/Palm/register', {
-      data: {
-        which_hand: 'left',
-        consent: true,
-        scan: { frames: palmFrames(palm), source: 'camera' },
-        user_id: person.user.id,
-        admin_mode: true,
-      },
+    // The admin's browser is a device of theirs (issue 22): paired after their step-up, it signs the scan.
+    const device = await thisBrowserDeviceByApi(admin, ADMIN_EMAIL);
+    const started = await postSignedScan(admin, device, '/Palm/register', {
+      which_hand: 'left',
+      consent: true,
+      scan: { frames: palmFrames(palm), source: 'camera' },
+      user_id: person.user.id,
+      admin_mode: true,
     });
     expect(started.status(), await started.text()).toBe(202);
     requestId = ((await started.json()) as { request: { id: string } }).request.id;
@@ -72,14 +73,19 @@ test.describe('Rewards', () => {
     // ₹10 earns 5.
     const store = await createMerchant(playwright, baseURL, 'Rewards Kirana');
     const storeSession = await apiSession(playwright, baseURL, store);
+    // The store's till is a paired terminal (issue 22) that signs each scan.
+    const till = await terminalByApi(storeSession);
     for (const [amount, first] of [
       [2000, 200],
       [10, 300],
     ] as const) {
-      const paid = await storeSession.post('/api/transaction', {
-        data: { amount, scan: { frames: palmFrames(palm, first), source: 'camera' } },
-        headers: { 'Idempotency-Key': `rewards-e2e-${palm.seed}-${amount}` },
-      });
+      const paid = await postSignedScan(
+        storeSession,
+        till,
+        '/api/transaction',
+        { amount, scan: { frames: palmFrames(palm, first), source: 'camera' } },
+        { 'Idempotency-Key': `rewards-e2e-${palm.seed}-${amount}` },
+      );
       expect(paid.status(), await paid.text()).toBe(200);
     }
     await storeSession.dispose();

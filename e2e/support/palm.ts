@@ -7,7 +7,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { expect } from '@playwright/test';
 
 import type { Account } from './accounts';
-import { stepUpByApi } from './step-up';
+import { postSignedScan, thisBrowserDeviceByApi } from './devices';
 
 /** A palm of the synthetic population: (seed, identity). */
 export interface Palm {
@@ -36,9 +36,12 @@ export async function registerPalmByApi(
   palm: Palm,
   hand: Hand,
 ): Promise<void> {
-  await stepUpByApi(session, account.contact);
-  const response = await session.post('/Palm/register', {
-    data: { which_hand: hand, consent: true, scan: { frames: palmFrames(palm), source: 'camera' } },
+  // The person's own browser becomes a device with the same step-up (issue 22), and signs the scan.
+  const device = await thisBrowserDeviceByApi(session, account.contact);
+  const response = await postSignedScan(session, device, '/Palm/register', {
+    which_hand: hand,
+    consent: true,
+    scan: { frames: palmFrames(palm), source: 'camera' },
   });
   expect(response.status(), await response.text()).toBe(200);
 }
