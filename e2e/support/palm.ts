@@ -7,7 +7,7 @@ import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { expect } from '@playwright/test';
 
 import type { Account } from './accounts';
-import { thisBrowserDeviceByApi } from './devices';
+import { thisBrowserTestDevice } from './devices';
 import type { TestDevice } from './devices';
 import { stepUpByApi } from './step-up';
 
@@ -46,7 +46,7 @@ export async function sessionDevice(
   const known = sessionDevices.get(session);
   if (known !== undefined) return known;
   if (!steppedUp) await stepUpByApi(session, contact);
-  const device = await thisBrowserDeviceByApi(session, kind);
+  const device = await thisBrowserTestDevice(session, kind);
   sessionDevices.set(session, device);
   return device;
 }
