@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,22 @@ import { StepUpCode } from './step-up-code';
 
 /** The query of this browser's stored device for a slot (invalidate it when the device is forgotten). */
 export const browserDeviceKey = (slot: DeviceSlot) => ['devices', 'this-browser', slot] as const;
+
+/**
+ * Wraps a scan's request: when it fails, the gate reads this browser's device again, so a device forgotten
+ * on the way (revoked elsewhere, see withBrowserDevice) shows the step-up instead of the scanner.
+ */
+export function useRecheckBrowserDevice(slot: DeviceSlot): <T>(request: Promise<T>) => Promise<T> {
+  const queryClient = useQueryClient();
+  return async (request) => {
+    try {
+      return await request;
+    } catch (error) {
+      void queryClient.invalidateQueries({ queryKey: browserDeviceKey(slot) });
+      throw error;
+    }
+  };
+}
 
 /**
  * Before a signed-in person's browser takes its first palm scan it becomes a device (issue 22), which the

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 
-import { BrowserDeviceGate } from '../../../components/browser-device-gate';
+import { BrowserDeviceGate, useRecheckBrowserDevice } from '../../../components/browser-device-gate';
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import type { PalmScanOutcome } from '../../../components/palm-scanner/palm-scanner';
 import { useStoredUser } from '../../../lib/auth-storage';
@@ -49,6 +49,8 @@ export function ReceivePalmAuthentication({
   const [paid, setPaid] = useState<PalmScanOutcome | null>(null);
   // This browser signs each scan as the receiver's own device (issue 22), made after a step-up.
   const slot = `personal:${useStoredUser()?.id ?? ''}` as const;
+  // A device revoked elsewhere is forgotten by the scan: the gate then asks for the step-up again.
+  const recheckDevice = useRecheckBrowserDevice(slot);
 
   if (paid !== null) {
     return (
@@ -79,9 +81,8 @@ export function ReceivePalmAuthentication({
           purpose="authenticate"
           errorFallback={messages.authenticationFailedRetry}
           onScan={async (scan) => {
-            const answer = await withBrowserDevice(
-              { slot, kind: 'personal', name: browserDeviceName() },
-              async (device) =>
+            const answer = await recheckDevice(
+              withBrowserDevice({ slot, kind: 'personal', name: browserDeviceName() }, async (device) =>
                 authenticatePalmPayment({
                   amountText,
                   receiverEmail,
@@ -93,6 +94,7 @@ export function ReceivePalmAuthentication({
                     scan.frames,
                   ),
                 }),
+              ),
             );
             if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
             return receivedOutcome(t, answer, i18n.language);

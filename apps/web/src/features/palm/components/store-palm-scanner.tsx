@@ -3,7 +3,7 @@ import { formatInr } from '@hasta/ledger/money';
 
 import { useTranslation } from 'react-i18next';
 
-import { BrowserDeviceGate } from '../../../components/browser-device-gate';
+import { BrowserDeviceGate, useRecheckBrowserDevice } from '../../../components/browser-device-gate';
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import { secondaryButtonClass } from '../../../components/ui-classes';
 import { useStoredUser } from '../../../lib/auth-storage';
@@ -45,6 +45,8 @@ export function StorePalmScanner({
   const codeStep = usePalmCodeStep();
   // The owner's browser takes the payment as a terminal of the store (issue 22), paired on first use.
   const slot = `store:${useStoredUser()?.id ?? ''}` as const;
+  // A device revoked elsewhere is forgotten by the scan: the gate then asks for the step-up again.
+  const recheckDevice = useRecheckBrowserDevice(slot);
   if (codeStep.waiting !== null) {
     return (
       <PalmPaymentCode
@@ -66,19 +68,21 @@ export function StorePalmScanner({
           onScan={async (scan) => {
             // One key for this payment, so the retry after a lost terminal below cannot pay twice.
             const idempotencyKey = crypto.randomUUID();
-            const answer = await withBrowserDevice(
-              { slot, kind: 'terminal', name: `Accept Palm (${browserDeviceName()})` },
-              async (device) =>
-                takeStorePalmPayment({
-                  amountText,
-                  scan,
-                  idempotencyKey,
-                  signed: await signedScan(
-                    device,
-                    { purpose: 'pay', amount: Number(amountText) },
-                    scan.frames,
-                  ),
-                }),
+            const answer = await recheckDevice(
+              withBrowserDevice(
+                { slot, kind: 'terminal', name: `Accept Palm (${browserDeviceName()})` },
+                async (device) =>
+                  takeStorePalmPayment({
+                    amountText,
+                    scan,
+                    idempotencyKey,
+                    signed: await signedScan(
+                      device,
+                      { purpose: 'pay', amount: Number(amountText) },
+                      scan.frames,
+                    ),
+                  }),
+              ),
             );
             if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
             return { title: messages.transactionSuccessful, detail: receivedLine(t, answer, i18n.language) };
