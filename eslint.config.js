@@ -187,4 +187,41 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  {
+    // Numbers, money, dates and times follow the page's language (issue 27): one place makes them.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/i18n-format.ts', 'apps/web/src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@hasta/ledger/money',
+              importNames: ['formatInr'],
+              message:
+                'Show money with formatMoney or useFormatters (lib/i18n-format.ts): it follows the language.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='parseFloat']",
+          message: 'Money is integer paise: parse amounts with the contracts helpers, never parseFloat.',
+        },
+        {
+          selector: "NewExpression[callee.object.name='Intl'], CallExpression[callee.object.name='Intl']",
+          message:
+            'Format with lib/i18n-format.ts (formatMoney, formatDateTime, useFormatters): it follows the language.',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/]',
+          message:
+            'Format with lib/i18n-format.ts (formatMoney, formatDateTime, useFormatters): it follows the language.',
+        },
+      ],
+    },
+  },
 );

@@ -12,8 +12,8 @@
  * slower than the 25 ms target are lined up with what the server was doing meanwhile (a garbage collection, an
  * event-loop stall and whether its main thread was on a CPU or waiting for one, a slow batch statement).
  * BENCH_PROFILE=<path prefix> also writes a CPU profile of the server during each fixed-rate run.
- * One process and one database here; `npm run bench:replicas` measures two API server processes on one
- * PostgreSQL and the synchronous standby's cost (bench/replicas.ts).
+ * Then (with PostgreSQL) two API server processes on one PostgreSQL and the synchronous standby's cost:
+ * bench/replicas.ts, also on its own as `npm run bench:replicas` (BENCH_REPLICAS=full|0).
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -452,6 +452,19 @@ function benchEach(databases: string[]): void {
   }
 }
 
+/**
+ * Issue 25's figures beside these: one and two API server processes on one PostgreSQL with a synchronous
+ * standby, and the standby's cost (bench/replicas.ts, its own throwaway primary and standby; `--short` here,
+ * BENCH_REPLICAS=full for its full run, BENCH_REPLICAS=0 to leave it out).
+ */
+function benchReplicas(): void {
+  console.log('\n--- several API servers on one PostgreSQL, with a synchronous standby (bench/replicas.ts)');
+  const args = ['--import', 'tsx', new URL('./replicas.ts', import.meta.url).pathname];
+  if (process.env.BENCH_REPLICAS !== 'full') args.push('--short');
+  const child = spawnSync(process.execPath, args, { stdio: 'inherit', env: process.env });
+  if (child.status !== 0) process.exit(child.status ?? 1);
+}
+
 // BENCH_DATABASES=postgres (or pglite) runs just one of them.
 const only = process.env.BENCH_DATABASES;
 if (!process.env.BENCH_CHILD)
@@ -465,6 +478,7 @@ if (only === undefined) {
       'PostgreSQL skipped: run through npm run bench:ledger (it starts a throwaway cluster) or set DATABASE_URL_TEST.',
     );
   benchEach(base ? ['pglite', 'postgres'] : ['pglite']);
+  if (base && process.env.BENCH_REPLICAS !== '0') benchReplicas();
 } else if (only === 'pglite') {
   // On disk, as the server keeps it (DATA_DIR): in memory, PGlite's files grow by copying, which stalls the
   // server for tens of milliseconds at a time as the tables grow.

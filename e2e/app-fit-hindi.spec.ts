@@ -4,14 +4,17 @@ import type { Browser, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { loadAllResources } from '../apps/web/src/lib/i18n-resources';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, registerAccount } from './support/accounts';
 import { axeViolations } from './support/axe';
-import { createMerchant } from './support/merchant';
+import { englishRuns, shownTexts } from './support/english-leaks';
+import { VENDOR_ADDRESS, VENDOR_OWNER_NAME, createMerchant } from './support/merchant';
 import { adminSession, giveValue, pageFor } from './support/wallet';
 
 /**
  * Every route as each role sees it, at a phone's 390 px and a desktop's 1440 px, in English and in Hindi
  * (issue 27): the page never scrolls sideways (tables scroll inside their own box or stack), axe finds no
- * violation, and in Hindi no text is missing from the catalogue nor left in English. One test per role,
- * width and language; each collects every problem of its walk so a failure lists them all.
+ * violation, and in Hindi no text is missing from the catalogue nor left in English: neither a catalogue text
+ * shown in English nor English typed straight into a component (support/english-leaks.ts: any Latin word
+ * that is not data nor on its short allow-list). One test per role, width and language; each collects every
+ * problem of its walk so a failure lists them all.
  */
 
 type Role = 'signed out' | 'person' | 'store owner' | 'admin';
@@ -21,7 +24,22 @@ type Language = 'en' | 'hi';
 interface Stop {
   path: string;
   tab?: number;
+  /** A step taken there first, to show a later state of the page (named in failures). */
+  step?: { name: string; take: (page: Page) => Promise<void> };
 }
+
+/** /receive once an amount is confirmed: the expected amount, and the palm step without a camera. */
+const RECEIVE_CONFIRMED: Stop['step'] = {
+  name: 'amount confirmed',
+  take: async (page) => {
+    const main = page.getByRole('main');
+    await main.getByRole('spinbutton').fill('50');
+    await main.locator('form button[type="submit"]').click();
+    await expect(main.locator('#receive-palm')).toBeVisible();
+    // This browser has no camera: the scanner says so (the form's empty alert is gone with the form).
+    await expect(main.getByRole('alert').filter({ hasText: /\S/ })).toBeVisible();
+  },
+};
 
 const PUBLIC_STOPS: Stop[] = [
   '/',
@@ -41,6 +59,8 @@ const PUBLIC_STOPS: Stop[] = [
   '/not-me',
   '/privacy',
   '/terms',
+  '/rewards/stars',
+  '/rewards/points',
   '/missing-page',
 ].map((path) => ({ path }));
 
@@ -53,6 +73,7 @@ const PERSON_STOPS: Stop[] = [
   { path: '/palm-register' },
   { path: '/transfer' },
   { path: '/receive' },
+  { path: '/receive', step: RECEIVE_CONFIRMED },
   { path: '/history' },
   { path: '/qr-scan' },
 ];
@@ -96,15 +117,26 @@ async function englishOnlyTexts(): Promise<string[]> {
     );
 }
 
+/** A role's page, and the data the test made for it (names, emails): shown as typed in either language. */
+interface RolePage {
+  page: Page;
+  data: string[];
+}
+
+const accountData = (account: { user: { username: string }; contact: string }) => [
+  account.user.username,
+  account.contact,
+];
+
 async function pageForRole(
   role: Role,
   browser: Browser,
   playwright: PlaywrightWorkerArgs['playwright'],
   baseURL: string | undefined,
-): Promise<Page> {
+): Promise<RolePage> {
   if (role === 'signed out') {
     const context = await browser.newContext(baseURL === undefined ? {} : { baseURL });
-    return context.newPage();
+    return { page: await context.newPage(), data: [] };
   }
   if (role === 'admin') {
     // Something in every list the admin opens: a person with value issued to them.
@@ -114,7 +146,12 @@ async function pageForRole(
     const admin = await adminSession(playwright, baseURL);
     await giveValue(admin, person.user.id, 125);
     await admin.dispose();
-    return pageFor(browser, baseURL, { channel: 'email', contact: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    const page = await pageFor(browser, baseURL, {
+      channel: 'email',
+      contact: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+    });
+    return { page, data: [...accountData(person), ADMIN_EMAIL] };
   }
   if (role === 'store owner') {
     const merchant = await createMerchant(playwright, baseURL, `Fit Test Store ${Date.now()}`);
@@ -124,12 +161,19 @@ async function pageForRole(
       data: { amount: 150, label: 'Counter 2' },
     });
     expect(created.status(), await created.text()).toBe(200);
-    return page;
+    return {
+      page,
+      data: [merchant.storeName, merchant.contact, VENDOR_OWNER_NAME, VENDOR_ADDRESS, 'Counter 2'],
+    };
   }
   const request = await playwright.request.newContext(baseURL === undefined ? {} : { baseURL });
   const person = await registerAccount(request, { channel: 'email' });
   await request.dispose();
-  return pageFor(browser, baseURL, person);
+  // Money received, so the wallet and the history show an entry, not only their empty states.
+  const admin = await adminSession(playwright, baseURL);
+  await giveValue(admin, person.user.id, 125);
+  await admin.dispose();
+  return { page: await pageFor(browser, baseURL, person), data: accountData(person) };
 }
 
 /** What sticks out past the right edge, deepest first (to name the culprit in a failure). */
@@ -177,7 +221,7 @@ for (const role of Object.keys(STOPS) as Role[]) {
         // One walk of up to 18 routes, each with an axe run.
         test.setTimeout(300_000);
         const forbidden = language === 'hi' ? await englishOnlyTexts() : [];
-        const page = await pageForRole(role, browser, playwright, baseURL);
+        const { page, data } = await pageForRole(role, browser, playwright, baseURL);
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ reducedMotion: 'reduce' });
         await page.context().addInitScript((chosen) => {
@@ -185,12 +229,18 @@ for (const role of Object.keys(STOPS) as Role[]) {
         }, language);
         const problems: string[] = [];
         for (const stop of STOPS[role]) {
-          const where = stop.tab === undefined ? stop.path : `${stop.path} tab ${stop.tab + 1}`;
+          const where =
+            (stop.tab === undefined ? stop.path : `${stop.path} tab ${stop.tab + 1}`) +
+            (stop.step === undefined ? '' : ` (${stop.step.name})`);
           await page.goto(stop.path);
           await settle(page);
           expect(await page.evaluate(() => document.documentElement.lang), where).toBe(language);
           if (stop.tab !== undefined) {
             await page.getByRole('tab').nth(stop.tab).click();
+            await settle(page);
+          }
+          if (stop.step !== undefined) {
+            await stop.step.take(page);
             await settle(page);
           }
           const widths = await page.evaluate(() => ({
@@ -209,6 +259,10 @@ for (const role of Object.keys(STOPS) as Role[]) {
             const shown = await page.evaluate(() => document.body.innerText);
             for (const text of forbidden) {
               if (shown.includes(text)) problems.push(`${where}: English left: "${text}"`);
+            }
+            // And English that never was in the catalogue: typed straight into a component.
+            for (const run of englishRuns(await shownTexts(page), data)) {
+              problems.push(`${where}: English typed in: ${run}`);
             }
           }
         }

@@ -475,7 +475,9 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
       await expect(page.getByTestId('palm-feedback')).toHaveText('हाथ स्थिर रखें: तस्वीर धुँधली है।', {
         timeout: SCAN_TIMEOUT_MS,
       });
-      await expect(page.getByText(`Captured 0 of ${PALM_SCAN_FRAMES}`)).toBeVisible();
+      // The progress too: "0 of 3 pictures taken".
+      await expect(page.getByText(`${PALM_SCAN_FRAMES} में से 0 तस्वीरें ली गईं`)).toBeVisible();
+      await expect(page.getByText(/Captured/)).toHaveCount(0);
     } finally {
       await camera.close();
     }

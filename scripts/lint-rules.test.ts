@@ -47,6 +47,24 @@ describe('lint rules', { timeout: 60_000 }, () => {
     expect(ids).toContain('no-restricted-syntax');
   });
 
+  it('keep number, money and date formatting in the one place that follows the language', async () => {
+    const web = 'apps/web/src/features/wallet/routes/example.tsx';
+    const rupees = await ruleIds(
+      "import { formatInr } from '@hasta/ledger/money';\nexport const x = formatInr('1.00', 'en-IN');\n",
+      web,
+    );
+    expect(rupees).toContain('no-restricted-imports');
+    const intl = await ruleIds("export const x = new Intl.NumberFormat('en-IN').format(1);\n", web);
+    expect(intl).toContain('no-restricted-syntax');
+    const date = await ruleIds("export const x = new Date().toLocaleDateString('en-IN');\n", web);
+    expect(date).toContain('no-restricted-syntax');
+    const shared = await ruleIds(
+      "import { formatMoney } from '../../../lib/i18n-format';\nexport const x = formatMoney('1.00');\n",
+      web,
+    );
+    expect(shared).toEqual([]);
+  });
+
   it('stop a route from querying the database', async () => {
     const importsKysely = await ruleIds(
       "import { sql } from 'kysely';\nexport const x = sql`SELECT 1`;\n",

@@ -15,6 +15,10 @@ export interface MerchantAccount {
   storeName: string;
 }
 
+/** The owner and address every merchant made here registers with (data: shown as typed, in any language). */
+export const VENDOR_OWNER_NAME = 'Lakshmi Rao';
+export const VENDOR_ADDRESS = '80 Feet Road, Koramangala, Bengaluru';
+
 /** The admin approves the vendor registration made with `email` (POST /api/merchants) and returns its merchant id. */
 export async function approveVendor(admin: APIRequestContext, email: string): Promise<string> {
   const listed = await admin.get('/api/vendor-registration');
@@ -50,10 +54,10 @@ export async function createMerchant(
     const registered = await request.post('/api/vendor-registration', {
       data: {
         business_name: storeName,
-        owner_name: 'Lakshmi Rao',
+        owner_name: VENDOR_OWNER_NAME,
         email,
         phone: '+91 98765 43210',
-        address: '80 Feet Road, Koramangala, Bengaluru',
+        address: VENDOR_ADDRESS,
         interests: ['PalmPOS Integration'],
       },
     });

@@ -57,6 +57,8 @@ function inrFormat(locale: InrLocale, wholeRupees: boolean): Intl.NumberFormat {
     format = new Intl.NumberFormat(locale, {
       style: 'currency',
       currency: 'INR',
+      // Latin digits in Hindi too (₹1,234.50, as Indian apps show it): CLDR's default for hi-IN, made explicit.
+      numberingSystem: 'latn',
       ...(wholeRupees ? { maximumFractionDigits: 0 } : {}),
     });
     inrFormats.set(key, format);

@@ -58,8 +58,6 @@ const MAX_READS_IN_A_ROW = 100;
  */
 export class ChangeFeed {
   #cursor: ChangeCursor | undefined;
-  /** Changes already handled at or above the cursor (they are read again until the cursor passes them). */
-  #handled = new Set<bigint>();
   #lastReadAt = Number.NEGATIVE_INFINITY;
   #running = false;
   #listener: DedicatedConnection | null = null;
@@ -170,21 +168,19 @@ export class ChangeFeed {
       await this.#readEverything(startedAt);
       return;
     }
-    const fresh = changes.filter((change) => !this.#handled.has(change.seq));
-    const sessions = usersOf(fresh, 'session');
+    const sessions = usersOf(changes, 'session');
     if (sessions.length > 0) this.handlers.sessions(sessions);
-    const palms = usersOf(fresh, 'palm');
+    const palms = usersOf(changes, 'palm');
     if (palms.length > 0) await this.handlers.palms(palms);
     this.#cursor = next;
-    this.#handled = new Set(changes.filter((change) => change.xid >= next.xmin).map((change) => change.seq));
     this.#lastReadAt = startedAt;
   }
 
   async #readEverything(startedAt: number): Promise<void> {
+    // Reading everything after this snapshot covers every change visible in it.
     const cursor = await currentCursor(this.db);
     await this.handlers.everything();
     this.#cursor = cursor;
-    this.#handled = new Set();
     this.#lastReadAt = startedAt;
   }
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { formatDateTime } from '../lib/date-format';
+import { formatDateTime } from '../lib/i18n-format';
 
 /** How often the time left is worked out again from the clock. */
 const TICK_MS = 1_000;

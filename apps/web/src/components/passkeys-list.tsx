@@ -5,7 +5,7 @@ import { toast } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 
 import { errorMessage } from '../lib/api-client';
-import { formatDateTime } from '../lib/date-format';
+import { formatDateTime } from '../lib/i18n-format';
 import { PasskeyCancelled, listPasskeys, passkeyKeys, registerPasskey, removePasskey } from '../lib/passkeys';
 import { StepUpCode } from './step-up-code';
 import { disabledClass, secondaryButtonClass } from './ui-classes';
@@ -65,7 +65,9 @@ export function PasskeysList({ headingLevel = 3 }: { headingLevel?: 2 | 3 } = {}
         {list.map((passkey) => (
           <li key={passkey.id} className="flex items-start justify-between gap-3 text-sm text-slate-700">
             <div>
-              <p className="font-medium text-slate-900">{passkey.name}</p>
+              <p className="font-medium text-slate-900" translate="no">
+                {passkey.name}
+              </p>
               <p>{t('passkeys.added', { when: formatDateTime(passkey.created_at) })}</p>
               <p>
                 {passkey.last_used_at === null
@@ -77,10 +79,13 @@ export function PasskeysList({ headingLevel = 3 }: { headingLevel?: 2 | 3 } = {}
               type="button"
               className={`${secondaryButtonClass} ${disabledClass}`}
               disabled={busy}
-              aria-label={`${t('passkeys.remove')}: ${passkey.name}`}
               onClick={() => void act({ kind: 'remove', id: passkey.id })}
             >
               {t('passkeys.remove')}
+              {/* The passkey's name is the person's (or the server's default): left as it is. */}
+              <span className="sr-only" translate="no">
+                : {passkey.name}
+              </span>
             </button>
           </li>
         ))}

@@ -3,7 +3,7 @@ import { toast } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 
 import { errorMessage } from '../lib/api-client';
-import { formatDateTime } from '../lib/date-format';
+import { formatDateTime } from '../lib/i18n-format';
 import { listSessions, revokeOtherSessions, revokeSession } from '../lib/sessions';
 import { disabledClass, secondaryButtonClass } from './ui-classes';
 
@@ -53,7 +53,11 @@ export function SessionsList({ headingLevel = 3 }: { headingLevel?: 2 | 3 } = {}
             <div>
               <p className="font-medium text-slate-900">
                 {session.current ? `${t('sessions.thisDevice')}: ` : ''}
-                {session.user_agent ?? t('sessions.unknownDevice')}
+                {session.user_agent === null ? (
+                  t('sessions.unknownDevice')
+                ) : (
+                  <span translate="no">{session.user_agent}</span>
+                )}
               </p>
               <p>{t('sessions.started', { when: formatDateTime(session.created_at) })}</p>
               <p>{t('sessions.lastSeen', { when: formatDateTime(session.last_seen_at) })}</p>

@@ -6,7 +6,7 @@ import { toast } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 
 import { errorMessage } from '../lib/api-client';
-import { formatDateTime } from '../lib/date-format';
+import { formatDateTime } from '../lib/i18n-format';
 import {
   approveEnrolmentRequest,
   declineEnrolmentRequest,

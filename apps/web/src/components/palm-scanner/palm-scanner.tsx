@@ -660,7 +660,7 @@ function CameraScan({
           </p>
           <div>
             <p id={progressLabelId} className="text-sm text-slate-700">
-              Captured {captured} of {PALM_SCAN_FRAMES}
+              {t('scanner.captured', { done: captured, total: PALM_SCAN_FRAMES })}
             </p>
             <div
               role="progressbar"

@@ -147,6 +147,8 @@ export const admin = {
       message: 'Message',
       received: 'Received',
     },
+    /** The role the sender chose (stored as its English key), as the contact form names it. */
+    roles: { user: 'User', merchant: 'Merchant', investor: 'Investor', developer: 'Developer' },
   },
   kiosks: {
     heading: 'Kiosk Applications',

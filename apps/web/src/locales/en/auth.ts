@@ -65,6 +65,8 @@ export const auth = {
     digit: 'Digit {{index}} of {{count}}',
   },
   reset: {
+    /** `to` is the address the code went to, shown in bold. */
+    instructions: 'Enter the 6-digit code sent to <strong>{{to}}</strong> and choose a new password.',
     code: 'Reset code',
     resetting: 'Resetting...',
     reset: 'Reset Password',

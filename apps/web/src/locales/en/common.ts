@@ -119,6 +119,13 @@ export const common = {
   dialog: {
     close: 'Close',
   },
+  /** The first stop of the keyboard: past the navigation to the page's content. */
+  skipLink: 'Skip to main content',
+  /** A page that failed to render (app/routes/route-error.tsx). */
+  routeError: {
+    title: 'Something went wrong',
+    home: 'Go to the home page',
+  },
   hero: {
     palmRegister: 'Palm Register',
     pay: 'Pay',

@@ -56,6 +56,7 @@ export const palmScan = {
     statusRight: 'Right hand registered ✓ - You can register left hand or continue',
     statusNone: 'Choose which hand(s) you want to register',
     alreadyRegistered: 'Already Registered',
+    bothAlready: 'Both hands are already registered.',
     leftRegistered: 'Left Hand ✓ Registered',
     rightRegistered: 'Right Hand ✓ Registered',
     registerLeft: 'Register Left Hand',
@@ -106,6 +107,8 @@ export const palmScan = {
     useQr: 'Show a QR code for {{amount}} instead',
   },
   scanner: {
+    /** The scan's progress under the preview: pictures taken of those needed. */
+    captured: 'Captured {{done}} of {{total}}',
     demoChecking: 'Demo scan: using the demo palm of this device...',
     checking: 'Checking your palm...',
     preview: 'Camera preview with the palm guide box',

@@ -62,6 +62,8 @@ export const wallet = {
     lead: 'Share your email or phone number with others to receive money',
     contact: 'Your contact details',
     amount: 'Expected Amount (INR)',
+    /** Above the palm step, once the amount is confirmed; the amount is shown in bold. */
+    expected: 'Expected amount: <strong>{{amount}}</strong>',
     confirm: 'Confirm Receive',
     palm: 'Palm authentication',
     back: 'Return',
@@ -73,6 +75,14 @@ export const wallet = {
   history: {
     title: 'Transaction History',
     lead: 'Your blockchain transaction records',
+    /** A transaction's status as the server names it (`transactionStatusSchema`). */
+    statuses: {
+      completed: 'completed',
+      pending: 'pending',
+      voided: 'voided',
+      reversed: 'reversed',
+      failed: 'failed',
+    },
     loading: 'Loading transaction history...',
     received: 'Received',
     sent: 'Sent',
@@ -95,6 +105,9 @@ export const wallet = {
     toParty: 'To {{party}}',
     copyFailed: 'Copy failed: select the hash and copy it by hand.',
     copy: 'Copy',
+    /** Beside a transaction's shortened hash, and after "Copy" for screen readers. */
+    hash: 'Hash',
+    hashName: 'transaction hash',
     loadingMore: 'Loading...',
     loadMore: 'Load older entries',
   },

@@ -149,6 +149,7 @@ export const admin: typeof english = {
       message: 'संदेश',
       received: 'मिली',
     },
+    roles: { user: 'उपयोगकर्ता', merchant: 'दुकानदार', investor: 'निवेशक', developer: 'डेवलपर' },
   },
   kiosks: {
     heading: 'कियोस्क आवेदन',

@@ -67,6 +67,7 @@ export const auth: typeof english = {
     digit: '{{count}} में से अंक {{index}}',
   },
   reset: {
+    instructions: '<strong>{{to}}</strong> पर भेजा गया 6 अंकों का कोड डालें और नया पासवर्ड चुनें।',
     code: 'रीसेट कोड',
     resetting: 'रीसेट हो रहा है...',
     reset: 'पासवर्ड रीसेट करें',

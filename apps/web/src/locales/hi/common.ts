@@ -116,6 +116,11 @@ export const common: typeof english = {
   dialog: {
     close: 'बंद करें',
   },
+  skipLink: 'मुख्य सामग्री पर जाएँ',
+  routeError: {
+    title: 'कुछ गलत हो गया',
+    home: 'होम पेज पर जाएँ',
+  },
   hero: {
     palmRegister: 'हथेली रजिस्टर करें',
     pay: 'भुगतान करें',

@@ -51,7 +51,7 @@ export const marketing: typeof english = {
     locateTitle: 'कियोस्क खोजें',
     locateIntro: 'अपने पास के Hasta कियोस्क पर अपनी हथेली रजिस्टर करें। पिनकोड, शहर या इलाक़े से खोजें।',
     searchLabel: 'पिनकोड, शहर या इलाक़ा',
-    searchPlaceholder: 'जैसे 560038 या Mumbai',
+    searchPlaceholder: 'जैसे 560038 या मुंबई',
     search: 'खोजें',
     showAll: 'सभी कियोस्क दिखाएँ',
     loading: 'कियोस्क लोड हो रहे हैं…',

@@ -48,6 +48,7 @@ export const palmScan: typeof english = {
     statusLeft: 'बायाँ हाथ रजिस्टर हो गया ✓ - आप दायाँ हाथ रजिस्टर कर सकते हैं या आगे बढ़ सकते हैं',
     statusRight: 'दायाँ हाथ रजिस्टर हो गया ✓ - आप बायाँ हाथ रजिस्टर कर सकते हैं या आगे बढ़ सकते हैं',
     statusNone: 'चुनें कि आप कौन-सा हाथ (या दोनों) रजिस्टर करना चाहते हैं',
+    bothAlready: 'दोनों हाथ पहले से रजिस्टर हैं।',
     alreadyRegistered: 'पहले से रजिस्टर',
     leftRegistered: 'बायाँ हाथ ✓ रजिस्टर',
     rightRegistered: 'दायाँ हाथ ✓ रजिस्टर',
@@ -98,6 +99,8 @@ export const palmScan: typeof english = {
     useQr: 'इसके बजाय {{amount}} का QR कोड दिखाएँ',
   },
   scanner: {
+    /** The scan's progress under the preview: pictures taken of those needed. */
+    captured: '{{total}} में से {{done}} तस्वीरें ली गईं',
     demoChecking: 'डेमो स्कैन: इस डिवाइस की डेमो हथेली इस्तेमाल हो रही है...',
     checking: 'आपकी हथेली जाँची जा रही है...',
     preview: 'हथेली के गाइड बॉक्स के साथ कैमरा प्रीव्यू',

@@ -62,6 +62,7 @@ export const wallet: typeof english = {
   receive: {
     title: 'पैसे पाएँ',
     lead: 'पैसे पाने के लिए अपना ईमेल या फ़ोन नंबर दूसरों को बताएँ',
+    expected: 'अपेक्षित राशि: <strong>{{amount}}</strong>',
     contact: 'आपकी संपर्क जानकारी',
     amount: 'अपेक्षित राशि (INR)',
     confirm: 'पाने की पुष्टि करें',
@@ -75,6 +76,13 @@ export const wallet: typeof english = {
   history: {
     title: 'लेन-देन का इतिहास',
     lead: 'आपके ब्लॉकचेन लेन-देन के रिकॉर्ड',
+    statuses: {
+      completed: 'पूरा',
+      pending: 'लंबित',
+      voided: 'रद्द',
+      reversed: 'पलटा गया',
+      failed: 'विफल',
+    },
     loading: 'लेन-देन का इतिहास लोड हो रहा है...',
     received: 'मिले',
     sent: 'भेजे',
@@ -97,6 +105,8 @@ export const wallet: typeof english = {
     toParty: '{{party}} को',
     copyFailed: 'कॉपी नहीं हो सका: हैश चुनकर खुद कॉपी करें।',
     copy: 'कॉपी करें',
+    hash: 'हैश',
+    hashName: 'लेन-देन हैश',
     loadingMore: 'लोड हो रहा है...',
     loadMore: 'पुरानी एंट्री लोड करें',
   },

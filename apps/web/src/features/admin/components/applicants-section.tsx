@@ -54,10 +54,16 @@ export function ApplicantsSection() {
         <AdminTable columns={COLUMNS.map((column) => t(`applicants.columns.${column}`))}>
           {applicants.data.map((applicant) => (
             <tr key={applicant.id}>
-              <td className={`${cellClass} font-medium text-slate-900`}>{applicant.username}</td>
-              <td className={`${cellClass} break-all`}>{applicant.email}</td>
+              <td translate="no" className={`${cellClass} font-medium text-slate-900`}>
+                {applicant.username}
+              </td>
+              <td translate="no" className={`${cellClass} break-all`}>
+                {applicant.email}
+              </td>
               <td className={`${cellClass} whitespace-nowrap`}>{applicant.phonenumber}</td>
-              <td className={`${cellClass} max-w-md whitespace-pre-line`}>{applicant.description}</td>
+              <td translate="no" className={`${cellClass} max-w-md whitespace-pre-line`}>
+                {applicant.description}
+              </td>
               <td className={`${cellClass} whitespace-nowrap`}>{formatDate(applicant.created_at)}</td>
               <td className="px-4 py-3">
                 <button

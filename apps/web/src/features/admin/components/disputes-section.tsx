@@ -23,9 +23,8 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/date-format';
 import { formErrorMessage } from '../../../lib/form-errors';
-import { formatMoney } from '../../../lib/i18n-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
 import { disputesQueryKey, fetchDisputes, resolveDispute } from '../api/disputes-admin';
 import type { DisputeResolution } from '../api/disputes-admin';
 import { AdminSection, ListState, loadOnOpen } from './admin-list';
@@ -183,13 +182,23 @@ function DisputeCard({
           <span className="font-mono break-all">{dispute.transaction.id}</span>
         </Field>
         <Field label={t('disputes.payer')}>
-          <span className="break-all">{payerText(dispute)}</span>
+          <span className="break-all" translate="no">
+            {payerText(dispute)}
+          </span>
         </Field>
         <Field label={t('disputes.payee')}>
-          <span className="break-words">{dispute.payee}</span>
+          <span className="break-words" translate="no">
+            {dispute.payee}
+          </span>
         </Field>
         <Field label={t('disputes.device')}>
-          <span className="break-words">{dispute.device ?? t('disputes.unknown')}</span>
+          {dispute.device === null ? (
+            t('disputes.unknown')
+          ) : (
+            <span className="break-words" translate="no">
+              {dispute.device}
+            </span>
+          )}
         </Field>
         <Field label={t('disputes.similarity')}>
           {dispute.similarity === null ? '—' : `${dispute.similarity.toFixed(1)}%`}

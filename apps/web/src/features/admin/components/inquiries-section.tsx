@@ -1,3 +1,4 @@
+import { INQUIRY_ROLES } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
@@ -7,6 +8,9 @@ import { fetchInquiries, inquiriesQueryKey } from '../api/public-forms-admin';
 import { AdminSection, AdminTable, cellClass, formatDate, ListState, loadOnOpen } from './admin-list';
 
 const COLUMNS = ['name', 'contact', 'role', 'message', 'received'] as const;
+
+const isInquiryRole = (role: string): role is (typeof INQUIRY_ROLES)[number] =>
+  (INQUIRY_ROLES as readonly string[]).includes(role);
 
 /** Inquiries (spec §2.17): the contact page's general inquiries, read-only. */
 export function InquiriesSection() {
@@ -30,10 +34,18 @@ export function InquiriesSection() {
         <AdminTable columns={COLUMNS.map((column) => t(`inquiries.columns.${column}`))}>
           {inquiries.data.map((inquiry) => (
             <tr key={inquiry.id}>
-              <td className={`${cellClass} font-medium text-slate-900`}>{inquiry.name}</td>
-              <td className={`${cellClass} break-all`}>{inquiry.email_or_phone}</td>
-              <td className={cellClass}>{inquiry.role}</td>
-              <td className={`${cellClass} max-w-md whitespace-pre-line`}>{inquiry.message}</td>
+              <td translate="no" className={`${cellClass} font-medium text-slate-900`}>
+                {inquiry.name}
+              </td>
+              <td translate="no" className={`${cellClass} break-all`}>
+                {inquiry.email_or_phone}
+              </td>
+              <td className={cellClass}>
+                {isInquiryRole(inquiry.role) ? t(`inquiries.roles.${inquiry.role}`) : inquiry.role}
+              </td>
+              <td translate="no" className={`${cellClass} max-w-md whitespace-pre-line`}>
+                {inquiry.message}
+              </td>
               <td className={`${cellClass} whitespace-nowrap`}>{formatDate(inquiry.created_at)}</td>
             </tr>
           ))}

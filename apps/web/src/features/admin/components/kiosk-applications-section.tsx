@@ -41,10 +41,18 @@ export function KioskApplicationsSection() {
         <AdminTable columns={COLUMNS.map((column) => t(`kiosks.columns.${column}`))}>
           {applications.data.map((application) => (
             <tr key={application.id}>
-              <td className={`${cellClass} font-medium text-slate-900`}>{application.name}</td>
-              <td className={`${cellClass} break-all`}>{application.email}</td>
-              <td className={`${cellClass} whitespace-nowrap`}>{application.phone}</td>
-              <td className={`${cellClass} max-w-xs`}>{application.address}</td>
+              <td translate="no" className={`${cellClass} font-medium text-slate-900`}>
+                {application.name}
+              </td>
+              <td translate="no" className={`${cellClass} break-all`}>
+                {application.email}
+              </td>
+              <td translate="no" className={`${cellClass} whitespace-nowrap`}>
+                {application.phone}
+              </td>
+              <td translate="no" className={`${cellClass} max-w-xs`}>
+                {application.address}
+              </td>
               <td className={cellClass}>{application.premises}</td>
               <td className={cellClass}>{application.footfall}</td>
               <td className={cellClass}>{yesNo(application.power)}</td>

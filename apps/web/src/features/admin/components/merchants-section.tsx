@@ -12,8 +12,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/date-format';
-import { formatMoney } from '../../../lib/i18n-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
 import {
   decidePayout,
   fetchMerchants,
@@ -107,9 +106,15 @@ export function MerchantsSection() {
           <AdminTable columns={MERCHANT_COLUMNS.map((column) => t(`merchants.columns.${column}`))}>
             {merchants.data.map((merchant) => (
               <tr key={merchant.id}>
-                <td className={`${cellClass} font-medium text-slate-900`}>{merchant.store_name}</td>
-                <td className={`${cellClass} break-all`}>{merchant.contact_email ?? '—'}</td>
-                <td className={`${cellClass} whitespace-nowrap`}>{merchant.contact_phone ?? '—'}</td>
+                <td className={`${cellClass} font-medium text-slate-900`} translate="no">
+                  {merchant.store_name}
+                </td>
+                <td className={`${cellClass} break-all`} translate="no">
+                  {merchant.contact_email ?? '—'}
+                </td>
+                <td className={`${cellClass} whitespace-nowrap`} translate="no">
+                  {merchant.contact_phone ?? '—'}
+                </td>
                 <td className={`${cellClass} whitespace-nowrap`}>{formatDate(merchant.created_at)}</td>
               </tr>
             ))}
@@ -134,7 +139,9 @@ export function MerchantsSection() {
           >
             {payouts.data.map((payout) => (
               <tr key={payout.id}>
-                <td className={`${cellClass} font-medium text-slate-900`}>{payout.store_name ?? '—'}</td>
+                <td className={`${cellClass} font-medium text-slate-900`} translate="no">
+                  {payout.store_name ?? '—'}
+                </td>
                 <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>
                   {formatMoney(payout.amount)}
                 </td>

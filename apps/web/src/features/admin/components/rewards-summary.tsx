@@ -1,5 +1,4 @@
 import { REWARD_TIERS } from '@hasta/contracts/constants';
-import { formatInr } from '@hasta/ledger/money';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -43,7 +42,7 @@ export function RewardsSummary() {
               ['redeemed', format.number(data.points_redeemed)],
               ['takenBack', format.number(data.points_taken_back)],
               ['outstanding', format.number(data.points_outstanding)],
-              ['rupeesPaid', formatInr(data.rupees_paid, format.locale)],
+              ['rupeesPaid', format.money(data.rupees_paid)],
             ] as const
           ).map(([key, value]) => (
             <div key={key}>

@@ -132,7 +132,7 @@ export function SendValueSection() {
                   : t('sendValue.choose')}
             </option>
             {(users.data?.users ?? []).map((user) => (
-              <option key={user.id} value={user.id}>
+              <option key={user.id} value={user.id} translate="no">
                 {user.username} ({user.email ?? user.phone ?? user.id}) · {formatMoney(user.balance)}
               </option>
             ))}

@@ -7,8 +7,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/modal';
 import { dangerButtonClass, disabledClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/date-format';
-import { formatMoney } from '../../../lib/i18n-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
 import { adminUsersQueryKey, fetchAdminUsersByIds } from '../api/users';
 import { adminTransactionsQueryKey, deleteTransaction, fetchAdminTransactions } from '../api/wallet-admin';
 import type { AdminTransaction } from '../api/wallet-admin';
@@ -112,10 +111,15 @@ export function TransactionsSection() {
                 <td
                   className={`${cellClass} max-w-56 truncate whitespace-nowrap`}
                   title={party(tx.from_user_id, 'Hasta')}
+                  translate="no"
                 >
                   {party(tx.from_user_id, 'Hasta')}
                 </td>
-                <td className={`${cellClass} max-w-56 truncate whitespace-nowrap`} title={receiver(tx)}>
+                <td
+                  className={`${cellClass} max-w-56 truncate whitespace-nowrap`}
+                  title={receiver(tx)}
+                  translate="no"
+                >
                   {receiver(tx)}
                 </td>
                 <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>

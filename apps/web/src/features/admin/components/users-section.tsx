@@ -310,14 +310,24 @@ function UsersTable({
     <AdminTable columns={COLUMNS.map(columnLabel)} busy={busy}>
       {users.map((user) => (
         <tr key={user.id}>
-          <td className={`${cellClass} max-w-48 truncate font-medium text-slate-900`} title={user.username}>
+          <td
+            className={`${cellClass} max-w-48 truncate font-medium text-slate-900`}
+            title={user.username}
+            translate="no"
+          >
             {user.username}
           </td>
           {/* One line: a long address is cut with an ellipsis, the whole of it on hover. */}
-          <td className={`${cellClass} max-w-64 truncate whitespace-nowrap`} title={user.email ?? undefined}>
+          <td
+            className={`${cellClass} max-w-64 truncate whitespace-nowrap`}
+            title={user.email ?? undefined}
+            translate="no"
+          >
             {user.email ?? '—'}
           </td>
-          <td className={`${cellClass} whitespace-nowrap`}>{user.phone ?? '—'}</td>
+          <td className={`${cellClass} whitespace-nowrap`} translate="no">
+            {user.phone ?? '—'}
+          </td>
           <td className={`${cellClass} font-semibold whitespace-nowrap text-slate-900`}>
             {formatMoney(user.balance)}
           </td>
@@ -357,7 +367,10 @@ function RowActions({ label, name, children }: { label: string; name: string; ch
         className={`${secondaryButtonClass} cursor-pointer list-none whitespace-nowrap [&::-webkit-details-marker]:hidden`}
       >
         {label}
-        <span className="sr-only"> {name}</span>
+        <span className="sr-only" translate="no">
+          {' '}
+          {name}
+        </span>
         <span aria-hidden="true" className="ml-1 inline-block transition-transform group-open:rotate-180">
           ▾
         </span>

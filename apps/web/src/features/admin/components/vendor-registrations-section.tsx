@@ -81,11 +81,21 @@ export function VendorRegistrationsSection() {
         <AdminTable columns={COLUMNS.map((column) => t(`vendors.columns.${column}`))}>
           {registrations.data.map((registration) => (
             <tr key={registration.id}>
-              <td className={`${cellClass} font-medium text-slate-900`}>{registration.business_name}</td>
-              <td className={cellClass}>{registration.owner_name}</td>
-              <td className={`${cellClass} break-all`}>{registration.email}</td>
-              <td className={`${cellClass} whitespace-nowrap`}>{registration.phone}</td>
-              <td className={`${cellClass} max-w-xs`}>{registration.address}</td>
+              <td translate="no" className={`${cellClass} font-medium text-slate-900`}>
+                {registration.business_name}
+              </td>
+              <td translate="no" className={cellClass}>
+                {registration.owner_name}
+              </td>
+              <td translate="no" className={`${cellClass} break-all`}>
+                {registration.email}
+              </td>
+              <td translate="no" className={`${cellClass} whitespace-nowrap`}>
+                {registration.phone}
+              </td>
+              <td translate="no" className={`${cellClass} max-w-xs`}>
+                {registration.address}
+              </td>
               <td className={cellClass}>
                 {registration.interests.length === 0
                   ? '—'
@@ -107,7 +117,10 @@ export function VendorRegistrationsSection() {
                     onClick={() => setConfirming(registration)}
                   >
                     {t('vendors.approve')}
-                    <span className="sr-only"> {registration.business_name}</span>
+                    <span className="sr-only" translate="no">
+                      {' '}
+                      {registration.business_name}
+                    </span>
                   </button>
                 ) : (
                   <span className="font-medium text-emerald-800">{t('vendors.approved')}</span>

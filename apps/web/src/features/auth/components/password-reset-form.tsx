@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import type { SessionAnswer } from '@hasta/contracts/auth';
 import { messages } from '@hasta/contracts/messages';
 import { useMutation } from '@tanstack/react-query';
@@ -80,8 +80,12 @@ export function PasswordResetForm({
       }}
     >
       <p className="text-slate-700">
-        Enter the 6-digit code sent to <strong className="text-slate-900">{contact.value}</strong> and choose
-        a new password.
+        <Trans
+          t={t}
+          i18nKey="reset.instructions"
+          values={{ to: contact.value }}
+          components={{ strong: <strong className="text-slate-900" translate="no" /> }}
+        />
       </p>
       <OtpInput
         legend={t('reset.code')}

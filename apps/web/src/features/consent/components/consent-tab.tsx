@@ -16,7 +16,7 @@ import {
   textLinkClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/date-format';
+import { formatDateTime } from '../../../lib/i18n-format';
 import { fetchPalmPayStatus, palmTrustKeys, unfreezePalmPay } from '../../../lib/palm-trust';
 import { changeConsent, consentQueryKey, fetchConsent } from '../api/consent';
 import type { ConsentChange, ConsentEvent, ConsentResponse } from '../api/consent';

@@ -2,9 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
 import { cardClass } from '../../../components/ui-classes';
-import { formatDateTime } from '../../../lib/date-format';
 import { fetchTerminalPayments } from '../../../lib/devices-api';
-import { formatMoney } from '../../../lib/i18n-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
 import { terminalKeys } from '../api/terminal';
 
 const KNOWN_STATUSES = [

@@ -17,8 +17,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/date-format';
-import { formatMoney } from '../../../lib/i18n-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
 import { createQrCode, fetchQrCodes, merchantKeys } from '../api/merchant';
 import { checkOptionalAmount } from '../utils/amount';
 
@@ -166,7 +165,11 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
             <p className="mt-3 text-lg font-semibold text-slate-900">
               {shown.amount === null ? t('qr.payAny') : t('qr.pay', { amount: formatMoney(shown.amount) })}
             </p>
-            {shown.label === null ? null : <p className="text-slate-700">{shown.label}</p>}
+            {shown.label === null ? null : (
+              <p className="text-slate-700" translate="no">
+                {shown.label}
+              </p>
+            )}
             <p className="mt-2 text-sm text-slate-600">{t('qr.scanWith')}</p>
           </section>
           <div className="space-y-3">
@@ -188,7 +191,7 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
             </div>
             <p className="max-w-sm text-xs break-all text-slate-600">
               {t('qr.codeText')}{' '}
-              <span className="font-mono" data-testid="shown-qr-uri">
+              <span className="font-mono" data-testid="shown-qr-uri" translate="no">
                 {shown.uri}
               </span>
             </p>
@@ -240,7 +243,9 @@ export function GenerateQrTab({ storeName, initialAmount }: GenerateQrTabProps) 
               <tbody className="divide-y divide-slate-100">
                 {codes.data.map((code) => (
                   <tr key={code.id}>
-                    <td className="py-2 pr-4 text-slate-900">{code.label ?? '—'}</td>
+                    <td className="py-2 pr-4 text-slate-900" translate="no">
+                      {code.label ?? '—'}
+                    </td>
                     <td className="py-2 pr-4 text-slate-900">
                       {code.amount === null ? t('qr.anyAmount') : formatMoney(code.amount)}
                     </td>

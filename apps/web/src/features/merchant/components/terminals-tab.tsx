@@ -15,7 +15,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/date-format';
+import { formatDateTime } from '../../../lib/i18n-format';
 import { translateMessage } from '../../../lib/server-message';
 import { createTerminalCode, fetchTerminals, revokeTerminal, terminalKeys } from '../api/terminals';
 import type { PairingCode, Terminal } from '../api/terminals';

@@ -15,8 +15,7 @@ import {
   secondaryButtonClass,
 } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/date-format';
-import { formatMoney } from '../../../lib/i18n-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
 import { statusText } from '../utils/status-text';
 import {
   addBankAccount,

@@ -1,6 +1,5 @@
 import { messages } from '@hasta/contracts/messages';
 import type { PalmConfirmation } from '@hasta/contracts/palm';
-import { formatInr } from '@hasta/ledger/money';
 import { useId, useRef, useState } from 'react';
 import { toast } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +11,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client';
 import { translateMessage } from '../../../lib/server-message';
 import { cancelPalmPayment, confirmPalmPayment } from '../api/palm';
 import type { PalmConfirmationAnswer, PalmPaymentAnswer, PalmPaymentOrConfirmation } from '../api/palm';
+import { formatMoney } from '../../../lib/i18n-format';
 
 export interface PalmPaymentCodeProps {
   confirmation: PalmConfirmation;
@@ -79,7 +79,7 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed, heade
       </p>
       <p className="text-sm text-slate-700">
         <CodeChannelBadge channel={confirmation.channel} className="mr-2" />
-        {t('code.held', { to: confirmation.sent_to, amount: formatInr(confirmation.amount, 'en-IN') })}
+        {t('code.held', { to: confirmation.sent_to, amount: formatMoney(confirmation.amount) })}
       </p>
       <form noValidate className="space-y-4" onSubmit={(event) => void confirm(event)}>
         <OtpField

@@ -1,5 +1,4 @@
 import { messages } from '@hasta/contracts/messages';
-import { formatInr } from '@hasta/ledger/money';
 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +12,7 @@ import { browserDeviceName, signedScan, withBrowserDevice } from '../../../lib/d
 import { authenticatePalmPayment } from '../api/palm';
 import type { PalmPaymentAnswer } from '../api/palm';
 import { PalmPaymentCode, usePalmCodeStep } from './palm-payment-code';
+import { formatMoney } from '../../../lib/i18n-format';
 
 /** What /receive gives its palm step (the wallet's `ReceivePalmStepProps`). */
 export interface ReceivePalmAuthenticationProps {
@@ -43,7 +43,7 @@ export function ReceivePalmAuthentication({
   payeeName,
   onReceived,
 }: ReceivePalmAuthenticationProps) {
-  const { t, i18n } = useTranslation('palmScan');
+  const { t } = useTranslation('palmScan');
   const { t: deviceText } = useTranslation('devices');
   const codeStep = usePalmCodeStep();
   const [paid, setPaid] = useState<PalmScanOutcome | null>(null);
@@ -66,7 +66,7 @@ export function ReceivePalmAuthentication({
         confirmation={codeStep.waiting.confirmation}
         message={codeStep.waiting.message}
         onPaid={(answer) => {
-          setPaid(receivedOutcome(t, answer, i18n.language));
+          setPaid(receivedOutcome(t, answer));
           onReceived();
         }}
         onClosed={codeStep.onClosed}
@@ -97,7 +97,7 @@ export function ReceivePalmAuthentication({
               ),
             );
             if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
-            return receivedOutcome(t, answer, i18n.language);
+            return receivedOutcome(t, answer);
           }}
           onSuccess={() => {
             if (codeStep.paidByScan()) onReceived();
@@ -113,8 +113,8 @@ export function ReceivePalmAuthentication({
  * payee ("Pay ₹200.00 to Asha K."), then what to do.
  */
 export function PayPrompt({ amountText, payee }: { amountText: string; payee: string }) {
-  const { t, i18n } = useTranslation('palmScan');
-  const amount = formatInr(amountText, i18n.language === 'hi' ? 'hi-IN' : 'en-IN');
+  const { t } = useTranslation('palmScan');
+  const amount = formatMoney(amountText);
   return (
     <div className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3">
       <p className="text-xl font-bold text-emerald-950" data-testid="pay-prompt">
@@ -126,19 +126,15 @@ export function PayPrompt({ amountText, payee }: { amountText: string; payee: st
 }
 
 /** A palm payment's result in words: the amount received and from whom, as the server lets them be seen. */
-export function receivedLine(t: TFunction<'palmScan'>, answer: PalmPaymentAnswer, language: string): string {
+export function receivedLine(t: TFunction<'palmScan'>, answer: PalmPaymentAnswer): string {
   // The payer as the server lets a receiver see them: their initial and a masked address ("A. a•••@d•••").
   const { from_user_name: name, from_user_email: address } = answer.transaction;
   const payer = address === null ? null : name === undefined ? address : `${name} ${address}`;
-  const amount = formatInr(answer.transaction.amount, language === 'hi' ? 'hi-IN' : 'en-IN');
+  const amount = formatMoney(answer.transaction.amount);
   return payer === null ? t('pay.receivedAmount', { amount }) : t('pay.received', { amount, payer });
 }
 
 /** 'Authentication successful!' and what arrived: "Received ₹X from Y." */
-function receivedOutcome(
-  t: TFunction<'palmScan'>,
-  answer: PalmPaymentAnswer,
-  language: string,
-): PalmScanOutcome {
-  return { title: messages.authenticationSuccessful, detail: receivedLine(t, answer, language) };
+function receivedOutcome(t: TFunction<'palmScan'>, answer: PalmPaymentAnswer): PalmScanOutcome {
+  return { title: messages.authenticationSuccessful, detail: receivedLine(t, answer) };
 }

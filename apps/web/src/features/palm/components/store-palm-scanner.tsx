@@ -1,5 +1,4 @@
 import { messages } from '@hasta/contracts/messages';
-import { formatInr } from '@hasta/ledger/money';
 
 import { useTranslation } from 'react-i18next';
 
@@ -11,6 +10,7 @@ import { browserDeviceName, signedScan, withBrowserDevice } from '../../../lib/d
 import { takeStorePalmPayment } from '../api/palm';
 import { PalmPaymentCode, usePalmCodeStep } from './palm-payment-code';
 import { PayPrompt, receivedLine } from './receive-palm-authentication';
+import { formatMoney } from '../../../lib/i18n-format';
 
 /** What the merchant dashboard's Accept Palm tab gives its scanner (its `PalmPaymentScannerProps`). */
 export interface StorePalmScannerProps {
@@ -40,7 +40,7 @@ export function StorePalmScanner({
   onCancel,
   onUseQr,
 }: StorePalmScannerProps) {
-  const { t, i18n } = useTranslation('palmScan');
+  const { t } = useTranslation('palmScan');
   const { t: deviceText } = useTranslation('devices');
   const codeStep = usePalmCodeStep();
   // The owner's browser takes the payment as a terminal of the store (issue 22), paired on first use.
@@ -52,7 +52,7 @@ export function StorePalmScanner({
       <PalmPaymentCode
         confirmation={codeStep.waiting.confirmation}
         message={codeStep.waiting.message}
-        onPaid={(answer) => onPaid(receivedLine(t, answer, i18n.language))}
+        onPaid={(answer) => onPaid(receivedLine(t, answer))}
         onClosed={codeStep.onClosed}
       />
     );
@@ -85,7 +85,7 @@ export function StorePalmScanner({
               ),
             );
             if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
-            return { title: messages.transactionSuccessful, detail: receivedLine(t, answer, i18n.language) };
+            return { title: messages.transactionSuccessful, detail: receivedLine(t, answer) };
           }}
           onSuccess={(outcome) => {
             if (codeStep.paidByScan()) onPaid(outcome.detail);
@@ -94,7 +94,7 @@ export function StorePalmScanner({
       </BrowserDeviceGate>
       <div className="flex flex-wrap gap-3">
         <button type="button" className={secondaryButtonClass} onClick={onUseQr}>
-          {t('store.useQr', { amount: formatInr(amountText, 'en-IN') })}
+          {t('store.useQr', { amount: formatMoney(amountText) })}
         </button>
         <button type="button" className={secondaryButtonClass} onClick={onCancel}>
           {t('register.cancel')}

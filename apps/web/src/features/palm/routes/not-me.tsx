@@ -1,4 +1,3 @@
-import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -103,7 +102,7 @@ function PaymentToReport({
         <div>
           <dt className="text-sm text-slate-600">{t('amount')}</dt>
           <dd className="text-2xl font-bold text-slate-900" data-testid="not-me-amount">
-            {formatInr(payment.amount, format.locale)}
+            {format.money(payment.amount)}
           </dd>
         </div>
         <div className="min-w-0">

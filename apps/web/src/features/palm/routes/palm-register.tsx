@@ -24,6 +24,7 @@ import { BrowserDeviceGate, browserDeviceKey } from '../../../components/browser
 import { errorMessage } from '../../../lib/api-client';
 import { browserDeviceName, signedScan, withBrowserDevice } from '../../../lib/device-session';
 import { isAdmin, useStoredUser } from '../../../lib/auth-storage';
+import { formatTime } from '../../../lib/i18n-format';
 import { buildLoginPath } from '../../../lib/login-redirect';
 import { fetchEnrolmentRequest, fetchStepUpStatus, palmTrustKeys } from '../../../lib/palm-trust';
 import type { EnrolmentRequest } from '../../../lib/palm-trust';
@@ -375,7 +376,7 @@ function HandChoice({ hands, onChoose }: { hands: HandsRegistered; onChoose: (ha
           );
         })}
       </div>
-      {both ? <p className="mt-3 text-slate-700">Both hands are already registered.</p> : null}
+      {both ? <p className="mt-3 text-slate-700">{t('register.bothAlready')}</p> : null}
     </div>
   );
 }
@@ -486,9 +487,6 @@ function WaitingForOwner({
     </section>
   );
 }
-
-const formatTime = (iso: string): string =>
-  new Date(iso).toLocaleTimeString('en-IN', { hour: 'numeric', minute: '2-digit' });
 
 /**
  * Registration's success (spec §2.12), agreeing with the progress above it (issue 27): how many hands are

@@ -1,5 +1,4 @@
 import type { RewardsOverview } from '@hasta/contracts/rewards';
-import { formatInr } from '@hasta/ledger/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -87,7 +86,7 @@ function Standing({ rewards }: { rewards: RewardsOverview }) {
         </div>
       </dl>
       <p className="mt-4 text-sm text-slate-700">
-        {t('tab.spend', { amount: formatInr(rewards.spend, format.locale), months: format.number(months) })}
+        {t('tab.spend', { amount: format.money(rewards.spend), months: format.number(months) })}
       </p>
       {next === null ? (
         <p className="mt-2 text-sm font-medium text-emerald-800">{t('tab.topTier')}</p>
@@ -101,7 +100,7 @@ function Standing({ rewards }: { rewards: RewardsOverview }) {
           />
           <p className="mt-1 text-sm text-slate-700">
             {t('tab.toNext', {
-              amount: formatInr(next.remaining, format.locale),
+              amount: format.money(next.remaining),
               tier: t(`tiers.${next.tier}`),
             })}
           </p>
@@ -143,7 +142,7 @@ function Redeem({ rewards, onRedeemed }: { rewards: RewardsOverview; onRedeemed:
       setDone(
         t('redeem.done', {
           points: format.number(result.points_redeemed),
-          amount: formatInr(result.amount, format.locale),
+          amount: format.money(result.amount),
         }),
       );
       await queryClient.invalidateQueries({ queryKey: rewardsQueryKey });

@@ -1,4 +1,3 @@
-import { formatInr } from '@hasta/ledger/money';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -13,7 +12,7 @@ export function StarsProgrammeRoute() {
   const format = useFormatters();
   const programme = useProgramme();
   const months = format.number(programme.tier_window_months);
-  const rupees = (text: string) => formatInr(text, format.locale, { paise: 'when-any' });
+  const rupees = (text: string) => format.money(text, { paise: 'when-any' });
   const lowest = programme.tiers[0];
   return (
     <Page title={t('stars.title')} lead={t('stars.lead', { months })}>

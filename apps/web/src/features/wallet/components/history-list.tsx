@@ -6,13 +6,14 @@ import {
   TX_ID_SHOWN_CHARS,
 } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
+import { transactionStatusSchema } from '@hasta/contracts/wallet';
 import type { HistoryEntry } from '@hasta/contracts/wallet';
-import { formatInr } from '@hasta/ledger/money';
 import { useEffect, useState } from 'react';
 import { toast } from 'react-hot-toast';
 
 import { secondaryButtonClass } from '../../../components/ui-classes';
-import { formatDateTime } from '../../../lib/date-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
+import { translateMessage } from '../../../lib/server-message';
 import { NotMeAction } from './not-me';
 import type { NotMe } from './not-me';
 
@@ -52,12 +53,15 @@ export function HistoryList({
   );
 }
 
+const KNOWN_STATUSES = transactionStatusSchema.options;
+
 function StatusText({ status }: { status: string }) {
   const { t } = useTranslation('wallet');
-  const completed = status.toLowerCase() === 'completed';
+  const known = KNOWN_STATUSES.find((name) => name === status.toLowerCase());
+  const completed = known === 'completed';
   return (
     <span className={`text-sm font-semibold ${completed ? 'text-emerald-800' : 'text-slate-700'}`}>
-      {completed ? t('history.completed') : status}
+      {completed ? t('history.completed') : known === undefined ? status : t(`history.statuses.${known}`)}
     </span>
   );
 }
@@ -133,7 +137,7 @@ function HistoryRow({
           data-testid="history-amount"
         >
           {sign}
-          {entry.amount === null ? '—' : formatInr(entry.amount, 'en-IN')}
+          {entry.amount === null ? '—' : formatMoney(entry.amount)}
         </p>
         <StatusText status={status} />
         {notMe !== undefined && showNotMe ? (
@@ -164,7 +168,7 @@ function CopyHash({ hash }: { hash: string }) {
   }, [copied]);
   return (
     <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
-      <span className="text-slate-600">Hash</span>
+      <span className="text-slate-600">{t('history.hash')}</span>
       <code className="rounded bg-slate-100 px-2 py-0.5 font-mono text-slate-900" title={hash}>
         {shortenHash(hash)}
       </code>
@@ -178,8 +182,8 @@ function CopyHash({ hash }: { hash: string }) {
           );
         }}
       >
-        {copied ? messages.copied : t('history.copy')}
-        <span className="sr-only"> transaction hash</span>
+        {copied ? translateMessage(messages.copied) : t('history.copy')}
+        <span className="sr-only"> {t('history.hashName')}</span>
       </button>
     </p>
   );

@@ -1,7 +1,6 @@
 import { Trans, useTranslation } from 'react-i18next';
 import { messages } from '@hasta/contracts/messages';
 import type { Dispute } from '@hasta/contracts/palm-trust';
-import { formatInr } from '@hasta/ledger/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
@@ -10,7 +9,7 @@ import { toast } from 'react-hot-toast';
 import { Modal } from '../../../components/modal';
 import { dangerButtonClass, disabledClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/date-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
 import { disputesQueryKey, fetchMyDisputes, reportPalmPayment } from '../api/disputes';
 import { disputesByTransaction } from '../dispute-status';
 
@@ -67,7 +66,7 @@ export function useNotMe(userId: string | null): NotMe {
             <Trans
               t={t}
               i18nKey="notMe.explain"
-              values={{ amount: formatInr(asking.amount, 'en-IN'), when: formatDateTime(asking.createdAt) }}
+              values={{ amount: formatMoney(asking.amount), when: formatDateTime(asking.createdAt) }}
               components={{ strong: <strong className="text-slate-900" /> }}
             />
           </p>
@@ -128,7 +127,7 @@ export function NotMeAction({
       {t('notMe.button')}
       <span className="sr-only">
         {t('notMe.buttonDetail', {
-          amount: formatInr(payment.amount, 'en-IN'),
+          amount: formatMoney(payment.amount),
           when: formatDateTime(payment.createdAt),
         })}
       </span>

@@ -2,7 +2,6 @@ import { HISTORY_ID_SHOWN_CHARS, HISTORY_STAGGER_S } from '@hasta/contracts/cons
 import { messages } from '@hasta/contracts/messages';
 import { HISTORY_PAGE_SIZE, type TransactionRecord } from '@hasta/contracts/wallet';
 import type { Dispute } from '@hasta/contracts/palm-trust';
-import { formatInr } from '@hasta/ledger/money';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { motion, useReducedMotion } from 'motion/react';
 import { Link } from 'react-router';
@@ -12,7 +11,7 @@ import { Page } from '../../../components/page';
 import { cardClass, secondaryButtonClass } from '../../../components/ui-classes';
 import { errorMessage } from '../../../lib/api-client';
 import { useStoredUser } from '../../../lib/auth-storage';
-import { formatDateTime } from '../../../lib/date-format';
+import { formatDateTime, formatMoney } from '../../../lib/i18n-format';
 import { fetchTransactionHistory, historyQueryKey } from '../api/wallet';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { LoadMore } from '../components/load-more';
@@ -125,7 +124,7 @@ function Record({
   const showNotMe = dispute !== undefined || (!received && record.hand_hash !== null && completed);
   return (
     <article
-      aria-label={`${received ? t('history.received') : t('history.sent')} ${formatInr(record.amount, 'en-IN')}`}
+      aria-label={`${received ? t('history.received') : t('history.sent')} ${formatMoney(record.amount)}`}
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
@@ -135,9 +134,9 @@ function Record({
           <p className="text-sm text-slate-600">{formatDateTime(record.created_at)}</p>
         </div>
         <div className="text-right">
-          <p className="text-lg font-bold text-slate-900">{formatInr(record.amount, 'en-IN')}</p>
+          <p className="text-lg font-bold text-slate-900">{formatMoney(record.amount)}</p>
           <p className={`text-sm font-semibold ${completed ? 'text-emerald-800' : 'text-slate-700'}`}>
-            {record.status}
+            {t(`history.statuses.${record.status}`)}
           </p>
           {showNotMe ? (
             <NotMeAction

@@ -1,10 +1,10 @@
 import { messages } from '@hasta/contracts/messages';
-import { formatInr, parseRupees } from '@hasta/ledger/money';
+import { parseRupees } from '@hasta/ledger/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { ComponentType, FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { AmountField, FormAlert } from '../../../components/form-field';
 import { Page } from '../../../components/page';
@@ -19,6 +19,7 @@ import { payeeName } from '../../../lib/masking';
 import { dashboardQueryKey, historyQueryKey } from '../api/wallet';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { ReceiveQrCard } from '../components/receive-qr-card';
+import { formatMoney } from '../../../lib/i18n-format';
 
 /** How long the palm step's success stays on screen before the page goes back (spec §4 "Receive"). */
 const RECEIVED_BACK_MS = 3_000;
@@ -120,7 +121,12 @@ export function ReceiveRoute({ palmStep: PalmStep }: { palmStep: ReceivePalmStep
               {t('receive.palm')}
             </h2>
             <p className="mt-2 text-slate-700">
-              Expected amount: <strong>{formatInr(confirmed, 'en-IN')}</strong>
+              <Trans
+                t={t}
+                i18nKey="receive.expected"
+                values={{ amount: formatMoney(confirmed) }}
+                components={{ strong: <strong /> }}
+              />
             </p>
             <div className="mt-4">
               <PalmStep

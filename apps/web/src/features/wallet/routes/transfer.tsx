@@ -1,6 +1,6 @@
 import { OTP_RESEND_COOLDOWN_MS, TRANSFER_REDIRECT_MS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
-import { formatInr, paiseToRupeesText, parseRupees } from '@hasta/ledger/money';
+import { paiseToRupeesText, parseRupees } from '@hasta/ledger/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -44,6 +44,8 @@ import { formForPayee, readTransferPrefill } from '../transfer-prefill';
 import type { QrPayee } from '../transfer-prefill';
 import { validateTransfer } from '../transfer-validation';
 import type { TransferFormValues } from '../transfer-validation';
+import { formatMoney } from '../../../lib/i18n-format';
+import { translateMessage } from '../../../lib/server-message';
 
 type Mode = 'phone_email' | 'qr_scan';
 const EMPTY_FORM: TransferFormValues = { receiverPhone: '', receiverEmail: '', amount: '' };
@@ -53,7 +55,7 @@ const TRANSFER_TOAST_ID = 'transfer';
 /** "₹1,250.50" from the amount as typed (already checked). */
 function amountShown(amountText: string): string {
   const paise = parseRupees(amountText);
-  return paise === null ? amountText : formatInr(paiseToRupeesText(paise), 'en-IN');
+  return paise === null ? amountText : formatMoney(paiseToRupeesText(paise));
 }
 
 function identifierOf(channel: OtpChannel): string {
@@ -234,10 +236,11 @@ export function TransferRoute() {
 
   if (pending !== null && done) {
     const receiver = pending.transfer.receiverEmail || pending.transfer.receiverPhone;
+    const sent = translateMessage(messages.moneySent);
     return (
-      <Page title={t('transfer.title')} lead={messages.moneySent}>
-        <section role="status" aria-label={messages.moneySent} className={`${cardClass} max-w-lg space-y-3`}>
-          <p className="text-xl font-bold text-emerald-800">{messages.moneySent}</p>
+      <Page title={t('transfer.title')} lead={sent}>
+        <section role="status" aria-label={sent} className={`${cardClass} max-w-lg space-y-3`}>
+          <p className="text-xl font-bold text-emerald-800">{sent}</p>
           <p className="text-slate-800" data-testid="transfer-done">
             {commonText('flow.moneySentDetail', {
               amount: amountShown(pending.transfer.amountText),
