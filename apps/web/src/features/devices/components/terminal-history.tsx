@@ -51,7 +51,9 @@ export function TerminalHistory({ token }: { token: string }) {
               <span className="text-xl font-semibold text-slate-900">{formatMoney(payment.amount)}</span>
               <span className="text-sm text-slate-700">{formatDateTime(payment.created_at)}</span>
               <span className="w-full text-sm break-words text-slate-700">
-                {[payment.customer_name, payment.customer].filter(Boolean).join(' ')}
+                <span translate="no">
+                  {[payment.customer_name, payment.customer].filter(Boolean).join(' ')}
+                </span>
                 {payment.status === 'completed' ? '' : ` · ${status(payment.status)}`}
               </span>
             </li>

@@ -270,6 +270,7 @@ function PairedTerminal({
           <h1
             className="text-3xl font-bold break-words text-slate-900 sm:text-4xl"
             data-testid="terminal-store"
+            translate="no"
           >
             {storeName}
           </h1>
