@@ -1,4 +1,4 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 
 import { expect, signIn, test } from './support/accounts';
 import { axeViolations } from './support/axe';
@@ -25,6 +25,20 @@ async function pageIn(camera: Browser, baseURL: string | undefined, width = 1024
   return context.newPage();
 }
 
+/**
+ * Waits for `shown` while the palm is scanned; a scan the engine did not recognise (a synthetic palm's rare
+ * false reject: the server answered, nothing was paid) is scanned again with Try Again, a few times at most.
+ */
+async function scanUntil(page: Page, shown: Locator): Promise<void> {
+  const tryAgain = page.getByRole('button', { name: 'Try Again' });
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    await expect(shown.or(tryAgain)).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
+    if (await shown.isVisible()) return;
+    await tryAgain.click();
+  }
+  await expect(shown).toBeVisible();
+}
+
 /** Types `amount` on the terminal's pad and starts the palm scan. */
 async function charge(page: Page, amount: string): Promise<void> {
   const pad = page.getByRole('group', { name: 'Amount keypad' });
@@ -42,7 +56,7 @@ test.describe('Terminal mode (/terminal)', () => {
     account: customer,
   }) => {
     test.setTimeout(420_000);
-    const palm = { seed: newPalmSeed(), identity: 2 };
+    const palm = { seed: newPalmSeed(), identity: 0 };
     const customerSession = await apiSession(playwright, baseURL, customer);
     await registerPalmByApi(customerSession, customer, palm, 'left');
     const admin = await adminSession(playwright, baseURL);
@@ -51,7 +65,13 @@ test.describe('Terminal mode (/terminal)', () => {
     const store = await createMerchant(playwright, baseURL, 'Counter Chai');
     const owner = await apiSession(playwright, baseURL, store);
 
-    const camera = await launchWithPalmCamera(playwright, palm, 'terminal-palm');
+    // The customer holds out their palm for each payment: a film of 200 captures (not the default 6, which loop
+    // every 2.4 s), so each scan is a new capture, as a real hand's is, not a copy the replay guard refuses.
+    const camera = await launchWithPalmCamera(
+      playwright,
+      { ...palm, width_px: 320, height_px: 240, frames: 400, framesPerSample: 2 },
+      'terminal-palm',
+    );
     try {
       // The owner makes a pairing code on the merchant dashboard's Terminals tab.
       const dashboard = await pageIn(camera, baseURL);
@@ -90,9 +110,8 @@ test.describe('Terminal mode (/terminal)', () => {
       // A payment of ₹25: the customer's palm pays, the result and the history say so.
       await charge(page, '25');
       await expect(page.getByTestId('terminal-prompt')).toHaveText(`Payer: pay ${inr(25)} to Counter Chai`);
-      await expect(page.getByTestId('terminal-result')).toContainText(`Payment received ${inr(25)}`, {
-        timeout: SCAN_TIMEOUT_MS,
-      });
+      await scanUntil(page, page.getByTestId('terminal-result'));
+      await expect(page.getByTestId('terminal-result')).toContainText(`Payment received ${inr(25)}`);
       const history = page.getByTestId('terminal-history-list');
       await expect(history.getByRole('listitem')).toHaveCount(1);
       await expect(history).toContainText(inr(25));
@@ -107,21 +126,23 @@ test.describe('Terminal mode (/terminal)', () => {
       await page.route('**/api/transaction', async (route) => {
         if (!cut) return route.continue();
         if (!reachedServer) {
-          await route.fetch();
+          // The server takes the payment; its answer never reaches the terminal.
+          const taken = await route.fetch();
+          // Not recognised (nothing paid): that answer arrives, and the palm is scanned again.
+          if (taken.status() !== 200) return route.fulfill({ response: taken });
           reachedServer = true;
         }
         return route.abort('internetdisconnected');
       });
       await charge(page, '15');
-      await expect(page.getByText('No network.', { exact: false })).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
+      await scanUntil(page, page.getByText('No network.', { exact: false }));
       expect(reachedServer).toBe(true);
       expect(await dashboardBalance(customerSession, customer)).toBe('60.00');
       await page.reload();
       cut = false;
       await expect(page.getByText(`A payment of ${inr(15)} was still being sent`)).toBeVisible();
-      await expect(page.getByTestId('terminal-result')).toContainText(`Payment received ${inr(15)}`, {
-        timeout: SCAN_TIMEOUT_MS,
-      });
+      await scanUntil(page, page.getByTestId('terminal-result'));
+      await expect(page.getByTestId('terminal-result')).toContainText(`Payment received ${inr(15)}`);
       await expect(history.getByRole('listitem')).toHaveCount(2);
       expect(await dashboardBalance(customerSession, customer)).toBe('60.00');
       await page.unroute('**/api/transaction');
@@ -132,19 +153,19 @@ test.describe('Terminal mode (/terminal)', () => {
       let lost = false;
       await page.route('**/api/transaction', async (route) => {
         if (lost) return route.continue();
-        await route.fetch();
+        const taken = await route.fetch();
+        if (taken.status() !== 200) return route.fulfill({ response: taken });
         lost = true;
         await page.context().setOffline(true);
         return route.abort('internetdisconnected');
       });
       await charge(page, '5');
-      await expect(page.getByText('No network.', { exact: false })).toBeVisible({ timeout: SCAN_TIMEOUT_MS });
+      await scanUntil(page, page.getByText('No network.', { exact: false }));
       await expect(page.getByRole('button', { name: 'Retry now' })).toBeVisible();
       expect(await dashboardBalance(customerSession, customer)).toBe('55.00');
       await page.context().setOffline(false);
-      await expect(page.getByTestId('terminal-result')).toContainText(`Payment received ${inr(5)}`, {
-        timeout: SCAN_TIMEOUT_MS,
-      });
+      await scanUntil(page, page.getByTestId('terminal-result'));
+      await expect(page.getByTestId('terminal-result')).toContainText(`Payment received ${inr(5)}`);
       await page.unroute('**/api/transaction');
       await expect(history.getByRole('listitem')).toHaveCount(3);
       expect(await dashboardBalance(customerSession, customer)).toBe('55.00');

@@ -28,6 +28,7 @@ import { AmountPad } from '../components/amount-pad';
 import { TerminalHistory } from '../components/terminal-history';
 import {
   clearPendingPayment,
+  markUncertain,
   paymentKeyFor,
   readPendingPayment,
   writePendingPayment,
@@ -178,11 +179,12 @@ function PairedTerminal({
   const storeName = me.data?.device.store_name ?? stored.device.storeName ?? stored.device.name;
 
   // A payment sent before a reload that got no answer: the same payment, scanned again under its key.
+  // It may have been paid: until an answer says it was, its key stays (markUncertain).
   const [step, setStep] = useState<Step>(() => {
     const pending = readPendingPayment();
-    return pending === null
-      ? { kind: 'amount', notice: null }
-      : { kind: 'scan', amountText: pending.amountText, resumed: true, attempt: 0 };
+    if (pending === null) return { kind: 'amount', notice: null };
+    writePendingPayment(markUncertain(pending));
+    return { kind: 'scan', amountText: pending.amountText, resumed: true, attempt: 0 };
   });
   const [offline, setOffline] = useState(false);
   // A payment on its way: it cannot be cancelled here any more (its answer decides).
@@ -215,8 +217,14 @@ function PairedTerminal({
   const send = async (amountText: string, scan: PalmScan): Promise<{ title: string; detail: string }> => {
     // The frames stay here until the answer: the scanner empties its own copy once this returns.
     const frames = [...scan.frames];
-    const idempotencyKey = paymentKeyFor(amountText, readPendingPayment());
-    writePendingPayment({ amountText, idempotencyKey, sentAt: new Date().toISOString() });
+    const pending = readPendingPayment();
+    const idempotencyKey = paymentKeyFor(amountText, pending);
+    writePendingPayment({
+      amountText,
+      idempotencyKey,
+      sentAt: new Date().toISOString(),
+      uncertain: pending?.idempotencyKey === idempotencyKey && pending.uncertain === true,
+    });
     setSending(true);
     try {
       return await sendUnder(amountText, scan, frames, idempotencyKey);
@@ -249,13 +257,16 @@ function PairedTerminal({
       } catch (error) {
         lastError = error;
         if (!isLost(error)) break;
+        const pending = readPendingPayment();
+        if (pending !== null) writePendingPayment(markUncertain(pending));
         setOffline(true);
         await waitToRetry();
       }
     }
     setOffline(false);
-    // An answer (a refusal) means this key's payment was not made: the next scan is a new payment.
-    if (!isLost(lastError)) clearPendingPayment();
+    // A refusal of a key that never lost an answer: nothing was paid, the next scan is a new payment. A key
+    // whose earlier answer was lost stays: that payment may have been made (its rescan answers it once).
+    if (!isLost(lastError) && readPendingPayment()?.uncertain !== true) clearPendingPayment();
     if (isDeviceGone(lastError)) onRevoked();
     throw lastError;
   };

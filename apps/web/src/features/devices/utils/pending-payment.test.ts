@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   clearPendingPayment,
+  markUncertain,
   paymentKeyFor,
   readPendingPayment,
   writePendingPayment,
@@ -43,5 +44,15 @@ describe('the pending terminal payment', () => {
     expect(paymentKeyFor('250', pending, () => 'new')).toBe('key-1');
     expect(paymentKeyFor('251', pending, () => 'new')).toBe('new');
     expect(paymentKeyFor('250', null, () => 'new')).toBe('new');
+  });
+
+  it('keeps whether an answer under its key was lost', () => {
+    const storage = memoryStorage();
+    const pending = { amountText: '15', idempotencyKey: 'key-2', sentAt: new Date(0).toISOString() };
+    writePendingPayment(markUncertain(pending), storage);
+    expect(readPendingPayment(storage)).toEqual({ ...pending, uncertain: true });
+    expect(paymentKeyFor('15', readPendingPayment(storage), () => 'new')).toBe('key-2');
+    storage.setItem('hasta.terminal.pending-payment', JSON.stringify({ ...pending, uncertain: 'yes' }));
+    expect(readPendingPayment(storage)).toBeNull();
   });
 });

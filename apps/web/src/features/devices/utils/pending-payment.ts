@@ -9,6 +9,11 @@ export interface PendingPayment {
   idempotencyKey: string;
   /** ISO time the payment was first sent. */
   sentAt: string;
+  /**
+   * An answer under this key was lost (the network, a reload): the payment may have been made, so the key is
+   * kept even when a later scan under it is refused (a palm not recognised), until an answer says it paid.
+   */
+  uncertain?: boolean;
 }
 
 export const PENDING_PAYMENT_KEY = 'hasta.terminal.pending-payment';
@@ -32,7 +37,8 @@ function isPending(value: unknown): value is PendingPayment {
     typeof record['idempotencyKey'] === 'string' &&
     record['idempotencyKey'].length > 0 &&
     record['idempotencyKey'].length <= 100 &&
-    typeof record['sentAt'] === 'string'
+    typeof record['sentAt'] === 'string' &&
+    (record['uncertain'] === undefined || typeof record['uncertain'] === 'boolean')
   );
 }
 
@@ -65,4 +71,9 @@ export function paymentKeyFor(
   newKey: () => string = () => crypto.randomUUID(),
 ): string {
   return pending !== null && pending.amountText === amountText ? pending.idempotencyKey : newKey();
+}
+
+/** The same pending payment, marked as one whose answer was lost. */
+export function markUncertain(pending: PendingPayment): PendingPayment {
+  return { ...pending, uncertain: true };
 }
