@@ -5,7 +5,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const FEATURES = ['marketing', 'auth', 'wallet', 'palm', 'consent', 'receipts', 'merchant', 'admin'];
+const FEATURES = [
+  'marketing',
+  'auth',
+  'wallet',
+  'palm',
+  'consent',
+  'receipts',
+  'merchant',
+  'admin',
+  'devices',
+];
 const WEB = './apps/web/src';
 
 export default tseslint.config(

@@ -6,6 +6,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, registerAccount } from './support/accounts
 import { axeViolations } from './support/axe';
 import { englishRuns, shownTexts } from './support/english-leaks';
 import { VENDOR_ADDRESS, VENDOR_OWNER_NAME, createMerchant } from './support/merchant';
+import { stepUpByApi } from './support/step-up';
 import { adminSession, giveValue, pageFor } from './support/wallet';
 
 /**
@@ -32,6 +33,11 @@ interface Stop {
 const RECEIVE_CONFIRMED: Stop['step'] = {
   name: 'amount confirmed',
   take: async (page) => {
+    // The person's browser becomes their device on its first palm scan, after a step-up (issue 22): with it
+    // done, the palm step shows the scanner.
+    const stored = await page.evaluate(() => window.localStorage.getItem('user'));
+    const user = JSON.parse(stored ?? '{}') as { email?: string | null; phone?: string | null };
+    await stepUpByApi(page.request, user.email ?? user.phone ?? '');
     const main = page.getByRole('main');
     await main.getByRole('spinbutton').fill('50');
     await main.locator('form button[type="submit"]').click();

@@ -6,7 +6,7 @@ import { loginWithPassword } from './support/auth-ui';
 import { axeViolations } from './support/axe';
 import { approveVendor, createMerchant, temporaryPasswordIn } from './support/merchant';
 import { extractCode, nextMessage } from './support/outbox';
-import { confirmItsYou } from './support/step-up';
+import { confirmItsYou, stepUpByApi } from './support/step-up';
 import { adminSession, apiSession, apiTransfer, giveValue, inr } from './support/wallet';
 
 const figure = (page: Page, testId: string) => page.getByTestId(testId);
@@ -59,6 +59,7 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
       'Generate QR',
       'Withdraw',
       'Settings',
+      'Terminals',
     ]);
     await expect(page.getByText('No payments yet.', { exact: false })).toBeVisible();
     expect(await axeViolations(page), 'dashboard, Payments tab, empty').toEqual([]);
@@ -191,6 +192,8 @@ test.describe('Merchant dashboard (/store-dashboard)', () => {
     test.slow();
     const merchant = await createMerchant(playwright, baseURL, 'Dosa Corner');
     await signIn(page, merchant);
+    // Accept Palm makes this browser a terminal of the store on its first scan, after the owner's step-up.
+    await stepUpByApi(page.request, merchant.contact);
     await page.goto('/store-dashboard');
     await page.getByRole('tab', { name: 'Accept Palm' }).click();
     // The palm scanner is connected: no notice that it is missing.

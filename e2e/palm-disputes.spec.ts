@@ -10,7 +10,14 @@ import type { Account } from './support/accounts';
 import { openTab, toast } from './support/admin';
 import { axeViolations } from './support/axe';
 import type { Palm } from './support/palm';
-import { dashboardBalance, newPalmSeed, palmFrames, registerPalmByApi } from './support/palm';
+import { stepUpByApi } from './support/step-up';
+import {
+  dashboardBalance,
+  newPalmSeed,
+  palmFrames,
+  receiveByPalmByApi,
+  registerPalmByApi,
+} from './support/palm';
 import { adminSession, apiSession, apiTransfer, giveValue, inr, pageFor } from './support/wallet';
 
 /**
@@ -45,10 +52,7 @@ async function palmPaymentByApi(
   receiverSession: APIRequestContext,
   body: { amount: number; receiverPhone: string; scan: { frames: string[]; source: 'camera' } },
 ): Promise<string> {
-  const paid = await receiverSession.post('/Palm/authenticate', {
-    headers: { 'Idempotency-Key': crypto.randomUUID() },
-    data: body,
-  });
+  const paid = await receiveByPalmByApi(receiverSession, { contact: body.receiverPhone }, body);
   expect(paid.status(), await paid.text()).toBe(200);
   return ((await paid.json()) as { transaction: { id: string } }).transaction.id;
 }
@@ -127,6 +131,8 @@ test.describe('Not me: a palm payment reported by its payer, resolved by an admi
 
     // The receiver takes ₹25.50 on /receive with this device's demo palm, which is the payer's left palm.
     const receiverPage = await pageFor(browser, baseURL, receiver);
+    // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+    await stepUpByApi(receiverPage.request, receiver.contact);
     await receiverPage.goto('/receive');
     await receiverPage.evaluate(([key, value]) => window.localStorage.setItem(key, value), [
       DEMO_SEED_STORAGE_KEY,

@@ -78,6 +78,8 @@ test.describe('the scanner takes only a palm', () => {
     try {
       const page = await pageIn(camera, baseURL);
       await signIn(page, receiver);
+      // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+      await stepUpByApi(page.request, receiver.contact);
       await page.goto('/receive');
       await page.getByLabel('Expected Amount (INR)').fill('200');
       await page.getByRole('button', { name: 'Confirm Receive' }).click();
@@ -107,6 +109,8 @@ test.describe('the scanner takes only a palm', () => {
     try {
       const page = await pageIn(camera, baseURL);
       await signIn(page, merchant);
+      // Accept Palm makes this browser a terminal of the store on its first scan, after the owner's step-up.
+      await stepUpByApi(page.request, merchant.contact);
       await page.goto('/store-dashboard');
       await page.getByRole('tab', { name: 'Accept Palm' }).click();
       await page.getByRole('button', { name: 'Process Payment' }).click();

@@ -2,7 +2,7 @@ import { messages } from '@hasta/contracts/messages';
 
 import { expect, test } from './support/accounts';
 import { axeViolations } from './support/axe';
-import { newPalmSeed, palmFrames, registerPalmByApi } from './support/palm';
+import { newPalmSeed, palmFrames, receiveByPalmByApi, registerPalmByApi } from './support/palm';
 import { confirmItsYou } from './support/step-up';
 import { adminSession, apiSession, giveValue, pageFor } from './support/wallet';
 
@@ -28,9 +28,9 @@ test('a payer whose palm pay is paused turns it back on from the Consent tab wit
 
   // A palm payment the payer reports as "Not me" from their History: palm pay is paused at once.
   const receiverSession = await apiSession(playwright, baseURL, receiver);
-  const paid = await receiverSession.post('/Palm/authenticate', {
-    headers: { 'Idempotency-Key': crypto.randomUUID() },
-    data: { amount: 5, scan: { frames: palmFrames(palm, 200), source: 'camera' } },
+  const paid = await receiveByPalmByApi(receiverSession, receiver, {
+    amount: 5,
+    scan: { frames: palmFrames(palm, 200), source: 'camera' },
   });
   expect(paid.status(), await paid.text()).toBe(200);
   const transactionId = ((await paid.json()) as { transaction: { id: string } }).transaction.id;

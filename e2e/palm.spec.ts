@@ -253,6 +253,8 @@ test.describe('Palm registration through the camera (/palm-register)', () => {
     const camera = await launchWithPalmCamera(playwright, { seed, identity: 0 }, 'admin-left-palm');
     try {
       const page = await signedInPage(camera, baseURL, adminCredentials);
+      // The admin's browser signs the scan as the admin's own device, made after the admin's step-up (issue 22).
+      await stepUpByApi(page.request, adminCredentials.contact);
       await page.goto('/admin');
       const users = await openTab(page, 'Users');
       await users.getByLabel('Search users').fill(account.contact);
@@ -536,6 +538,8 @@ test.describe('Palm payments through the camera', () => {
     const camera = await launchWithPalmCamera(playwright, payerPalm, 'payer-palm');
     try {
       const page = await signedInPage(camera, baseURL, receiver);
+      // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+      await stepUpByApi(page.request, receiver.contact);
       await page.goto('/user-dashboard');
       await expect(page.getByTestId('balance')).toHaveText(inr(0));
       await page.getByRole('link', { name: 'Receive Money' }).click();
@@ -601,6 +605,8 @@ test.describe('Palm payments through the camera', () => {
     );
     try {
       const page = await signedInPage(camera, baseURL, receiver);
+      // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+      await stepUpByApi(page.request, receiver.contact);
       await page.goto('/receive');
       await page.getByLabel('Expected Amount (INR)').fill('6000');
       await page.getByRole('button', { name: 'Confirm Receive' }).click();
@@ -659,6 +665,8 @@ test.describe('Palm payments through the camera', () => {
     const camera = await launchWithPalmCamera(playwright, { seed, identity: 7 }, 'stranger-palm');
     try {
       const page = await signedInPage(camera, baseURL, receiver);
+      // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+      await stepUpByApi(page.request, receiver.contact);
       await page.goto('/receive');
       await page.getByLabel('Expected Amount (INR)').fill('10');
       await page.getByRole('button', { name: 'Confirm Receive' }).click();
@@ -701,6 +709,8 @@ test.describe('Palm payments through the camera', () => {
     const camera = await launchWithPalmCamera(playwright, palm, 'customer-palm');
     try {
       const page = await signedInPage(camera, baseURL, merchant);
+      // Accept Palm makes this browser a terminal of the store on its first scan, after the owner's step-up.
+      await stepUpByApi(page.request, merchant.contact);
       await page.goto('/store-dashboard');
       await page.getByRole('tab', { name: 'Accept Palm' }).click();
       await expect(page.getByText(/Palm acceptance needs the palm scanner/)).toHaveCount(0);
@@ -805,6 +815,8 @@ test.describe('Palm payments through the camera', () => {
     const camera = await launchWithPalmCamera(playwright, palm, 'withdrawn-palm');
     try {
       const page = await signedInPage(camera, baseURL, receiver);
+      // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+      await stepUpByApi(page.request, receiver.contact);
       await page.goto('/receive');
       await page.getByLabel('Expected Amount (INR)').fill('10');
       await page.getByRole('button', { name: 'Confirm Receive' }).click();
@@ -875,6 +887,8 @@ test.describe('Palm payments through the camera', () => {
     expect(login.status(), await login.text()).toBe(200);
     const { user } = (await login.json()) as { user: unknown };
     await page.evaluate((stored) => window.localStorage.setItem('user', JSON.stringify(stored)), user);
+    // This browser becomes the receiver's own device on its first palm scan, after their step-up (issue 22).
+    await stepUpByApi(page.request, receiver.contact);
     await page.goto('/receive');
     await page.getByLabel('Expected Amount (INR)').fill('5');
     await page.getByRole('button', { name: 'Confirm Receive' }).click();

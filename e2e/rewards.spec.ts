@@ -1,11 +1,11 @@
 import type { APIRequestContext } from '@playwright/test';
 
-import { expect, test } from './support/accounts';
+import { ADMIN_EMAIL, expect, test } from './support/accounts';
 import type { Account } from './support/accounts';
 import { axeViolations } from './support/axe';
 import { createMerchant } from './support/merchant';
 import { extractCode, nextMessage } from './support/outbox';
-import { newPalmSeed, palmFrames } from './support/palm';
+import { newPalmSeed, palmFrames, sessionDevice, storePalmPaymentByApi } from './support/palm';
 import type { Palm } from './support/palm';
 import { adminSession, apiSession, giveValue, inr, pageFor } from './support/wallet';
 
@@ -22,14 +22,20 @@ async function enrolAtKiosk(
   palm: Palm,
 ): Promise<void> {
   let requestId = '';
+  // The admin's browser signs the scan as the admin's own device (issue 22).
+  const device = await sessionDevice(admin, ADMIN_EMAIL);
+  const frames = palmFrames(palm);
+  const signed = await device.sign(admin, { purpose: 'enrol' }, frames);
   const message = await nextMessage(personSession, person.contact, async () => {
     const started = await admin.post('/Palm/register', {
+      headers: signed.headers,
       data: {
         which_hand: 'left',
         consent: true,
-        scan: { frames: palmFrames(palm), source: 'camera' },
+        scan: { frames, source: 'camera' },
         user_id: person.user.id,
         admin_mode: true,
+        ...signed.fields,
       },
     });
     expect(started.status(), await started.text()).toBe(202);
@@ -76,10 +82,12 @@ test.describe('Rewards', () => {
       [2000, 200],
       [10, 300],
     ] as const) {
-      const paid = await storeSession.post('/api/transaction', {
-        data: { amount, scan: { frames: palmFrames(palm, first), source: 'camera' } },
-        headers: { 'Idempotency-Key': `rewards-e2e-${palm.seed}-${amount}` },
-      });
+      const paid = await storePalmPaymentByApi(
+        storeSession,
+        store,
+        { amount, scan: { frames: palmFrames(palm, first), source: 'camera' } },
+        `rewards-e2e-${palm.seed}-${amount}`,
+      );
       expect(paid.status(), await paid.text()).toBe(200);
     }
     await storeSession.dispose();

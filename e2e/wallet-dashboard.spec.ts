@@ -3,6 +3,7 @@ import { messages } from '@hasta/contracts/messages';
 import { expect, registerAccount, signIn, test } from './support/accounts';
 import { axeViolations } from './support/axe';
 import { formAlert } from './support/auth-ui';
+import { stepUpByApi } from './support/step-up';
 import { readLocalStorage } from './support/storage';
 import { adminSession, apiSession, apiTransfer, giveValue, inr, pageFor } from './support/wallet';
 
@@ -176,6 +177,8 @@ test.describe('User dashboard, history and receive', () => {
     await expect(page.getByText('Your transaction history will appear here')).toBeVisible();
     expect(await axeViolations(page), '/history empty').toEqual([]);
 
+    // This browser becomes the person's own device on its first palm scan, after their step-up (issue 22).
+    await stepUpByApi(page.request, account.contact);
     await page.goto('/receive');
     await expect(page.getByText(account.contact)).toBeVisible();
     await expect(

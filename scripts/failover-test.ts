@@ -20,15 +20,23 @@
  * standby): the version `npm test` runs. FAILOVER_PORT sets the first of the five ports it takes.
  */
 import { type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import {
+  DEVICE_HEADER,
+  framesDigest,
+  scanChallengeMessage,
+  type ScanPurpose,
+} from '@hasta/contracts/devices';
 import { messages } from '@hasta/contracts/messages';
 import type { PalmScan } from '@hasta/contracts/palm';
 import { createIdentity, renderSample, type SyntheticIdentity } from '@hasta/palm/synthetic';
+import { hashToken, newToken } from '../apps/server/src/auth/secrets';
 import { findSession } from '../apps/server/src/auth/sessions';
+import { insertDevice } from '../apps/server/src/devices/device-repository';
 import { openDatabase, type Database } from '../apps/server/src/db/database';
 import { migrate } from '../apps/server/src/db/migrate';
 import { auditLedger, Ledger, SYSTEM_ACCOUNT_ID, uuidFromText } from '../apps/server/src/ledger/ledger';
@@ -220,9 +228,19 @@ async function callUntilAnswered(
   counts: { retries: number; unavailable: number; lost: number },
   withinMs = PHASE_TIMEOUT_MS,
 ): Promise<Answer> {
+  return sendUntilAnswered(path, () => call(base, path, body, headers), counts, withinMs);
+}
+
+/** Sends until the answer is not a 5xx or a lost one (each attempt as `send` makes it). */
+async function sendUntilAnswered(
+  path: string,
+  send: () => Promise<Answer | null>,
+  counts: { retries: number; unavailable: number; lost: number },
+  withinMs = PHASE_TIMEOUT_MS,
+): Promise<Answer> {
   const deadline = Date.now() + withinMs;
   for (;;) {
-    const answer = await call(base, path, body, headers);
+    const answer = await send();
     if (answer && answer.status < 500) return answer;
     if (answer === null) counts.lost += 1;
     else if (answer.status === 503) counts.unavailable += 1;
@@ -231,6 +249,77 @@ async function callUntilAnswered(
     counts.retries += 1;
     await sleep(RETRY_PAUSE_MS);
   }
+}
+
+// ---- devices (issue 22): each person's own browser, made in the database as pairing makes it
+
+const devices = new Map<string, { token: string; privateKey: KeyObject }>();
+
+async function deviceOf(person: Person): Promise<{ token: string; privateKey: KeyObject }> {
+  const known = devices.get(person.userId);
+  if (known) return known;
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const token = newToken();
+  await insertDevice(database!.db, {
+    kind: 'personal',
+    name: `failover ${person.index}`,
+    ownerUserId: person.userId,
+    merchantId: null,
+    kioskId: null,
+    tokenHash: hashToken(token),
+    publicKey: { kty: 'EC', crv: 'P-256', x: jwk.x!, y: jwk.y! },
+    createdAt: new Date(),
+  });
+  const device = { token, privateKey };
+  devices.set(person.userId, device);
+  return device;
+}
+
+/**
+ * One attempt at a call that posts a scan, as the person's paired browser makes it: a new challenge (POST
+ * /Palm/challenge), signed over the frames, sent with the body. A lost or 5xx challenge is that attempt's
+ * answer (the caller retries with the same body and Idempotency-Key, and a new challenge).
+ */
+async function signedScanCall(
+  base: string,
+  person: Person,
+  path: '/Palm/register' | '/Palm/authenticate',
+  body: { scan: PalmScan; amount?: number } & Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Answer | null> {
+  const device = await deviceOf(person);
+  const purpose: ScanPurpose = path === '/Palm/register' ? 'enrol' : 'receive';
+  const asked = await call(
+    base,
+    '/Palm/challenge',
+    { purpose, ...(body.amount === undefined ? {} : { amount: body.amount }) },
+    { ...bearer(person.token), [DEVICE_HEADER]: device.token },
+  );
+  if (!asked || asked.status !== 200) return asked;
+  const challenge = asked.body as {
+    nonce: string;
+    purpose: ScanPurpose;
+    amount: string | null;
+    receiver: string | null;
+  };
+  const message = scanChallengeMessage({
+    nonce: challenge.nonce,
+    purpose: challenge.purpose,
+    amount: challenge.amount,
+    receiver: challenge.receiver,
+    framesSha256: await framesDigest(body.scan.frames),
+  });
+  const signature = sign('sha256', Buffer.from(message, 'utf8'), {
+    key: device.privateKey,
+    dsaEncoding: 'ieee-p1363',
+  }).toString('base64url');
+  return call(
+    base,
+    path,
+    { ...body, challenge: challenge.nonce, signature },
+    { ...headers, ...bearer(person.token), [DEVICE_HEADER]: device.token },
+  );
 }
 
 // ---- people, palms
@@ -377,7 +466,7 @@ async function enrol(base: string, person: Person, identity: number, counts: Cou
       }
     }
     const body = { which_hand: 'right', consent: true, scan: freshScan(identity) };
-    const registered = await call(base, '/Palm/register', body, bearer(person.token));
+    const registered = await signedScanCall(base, person, '/Palm/register', body);
     if (!registered || registered.status >= 500) {
       await again();
       continue;
@@ -405,11 +494,9 @@ function palmPay(base: string, till: Person, identity: number, amountPaise: bigi
     key,
     body: { amount: Number(amountPaise) / 100, scan: freshScan(identity) },
     send(counts: Counts) {
-      return callUntilAnswered(
-        base,
+      return sendUntilAnswered(
         '/Palm/authenticate',
-        this.body,
-        { ...bearer(till.token), 'idempotency-key': key },
+        () => signedScanCall(base, till, '/Palm/authenticate', this.body, { 'idempotency-key': key }),
         counts,
       );
     },
@@ -756,8 +843,7 @@ async function main(): Promise<void> {
     fail(`enrolment on A: ${enrolledOnA?.status} ${JSON.stringify(enrolledOnA?.body)}`);
   const enrolAt = performance.now();
   const payOnB = () =>
-    call(B, '/Palm/authenticate', palmPay(B, checkTill, crossIdentity, 100n).body, {
-      ...bearer(checkTill.token),
+    signedScanCall(B, checkTill, '/Palm/authenticate', palmPay(B, checkTill, crossIdentity, 100n).body, {
       'idempotency-key': randomUUID(),
     });
   const enrolSeen = await seenWithin(

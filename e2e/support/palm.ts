@@ -3,10 +3,12 @@ import { randomInt } from 'node:crypto';
 import { PALM_ROI_SIZE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
 import type { Hand } from '@hasta/contracts/palm';
 import { createIdentity, renderSample } from '@hasta/palm/synthetic';
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { expect } from '@playwright/test';
 
 import type { Account } from './accounts';
+import { thisBrowserTestDevice } from './devices';
+import type { TestDevice } from './devices';
 import { stepUpByApi } from './step-up';
 
 /** A palm of the synthetic population: (seed, identity). */
@@ -26,9 +28,33 @@ export function palmFrames(palm: Palm, first = 100): string[] {
   );
 }
 
+/** Each API session's own device (issue 22), made once: what the session's browser would be. */
+const sessionDevices = new WeakMap<APIRequestContext, TestDevice>();
+
+/**
+ * The session's browser as a device of its user (issue 22), made on first use as the pages do: the person's
+ * step-up ('palm_enrol'), then POST /api/devices/this-browser (`personal`, or `terminal` for a store owner's
+ * Accept Palm).
+ */
+export async function sessionDevice(
+  session: APIRequestContext,
+  contact: string,
+  kind: 'personal' | 'terminal' = 'personal',
+  /** The session already has a live step-up (it just made one). */
+  steppedUp = false,
+): Promise<TestDevice> {
+  const known = sessionDevices.get(session);
+  if (known !== undefined) return known;
+  if (!steppedUp) await stepUpByApi(session, contact);
+  const device = await thisBrowserTestDevice(session, kind);
+  sessionDevices.set(session, device);
+  return device;
+}
+
 /**
  * Registers `hand` of the session's user (`account`) with `palm` through the API, as the page does: the
- * owner's step-up first, then the registration (the person agreed to the notice).
+ * owner's step-up first, then the registration (the person agreed to the notice), signed by the session's
+ * device.
  */
 export async function registerPalmByApi(
   session: APIRequestContext,
@@ -37,10 +63,50 @@ export async function registerPalmByApi(
   hand: Hand,
 ): Promise<void> {
   await stepUpByApi(session, account.contact);
+  const device = await sessionDevice(session, account.contact, 'personal', true);
+  const frames = palmFrames(palm);
+  const signed = await device.sign(session, { purpose: 'enrol' }, frames);
   const response = await session.post('/Palm/register', {
-    data: { which_hand: hand, consent: true, scan: { frames: palmFrames(palm), source: 'camera' } },
+    headers: signed.headers,
+    data: { which_hand: hand, consent: true, scan: { frames, source: 'camera' }, ...signed.fields },
   });
   expect(response.status(), await response.text()).toBe(200);
+}
+
+/**
+ * A palm payment the session's user receives (POST /Palm/authenticate, as /receive makes it), signed by the
+ * receiver's own device: the answer, for the caller's assertions.
+ */
+export async function receiveByPalmByApi(
+  session: APIRequestContext,
+  receiver: { contact: string },
+  body: { amount: number; scan: { frames: string[]; source: 'camera' } } & Record<string, unknown>,
+  idempotencyKey: string = crypto.randomUUID(),
+): Promise<APIResponse> {
+  const device = await sessionDevice(session, receiver.contact);
+  const signed = await device.sign(session, { purpose: 'receive', amount: body.amount }, body.scan.frames);
+  return session.post('/Palm/authenticate', {
+    headers: { ...signed.headers, 'Idempotency-Key': idempotencyKey },
+    data: { ...body, ...signed.fields },
+  });
+}
+
+/**
+ * A palm payment a store takes (POST /api/transaction, as Accept Palm makes it), signed by the owner's browser
+ * as a terminal of the store: the answer, for the caller's assertions.
+ */
+export async function storePalmPaymentByApi(
+  session: APIRequestContext,
+  owner: { contact: string },
+  body: { amount: number; scan: { frames: string[]; source: 'camera' } },
+  idempotencyKey: string = crypto.randomUUID(),
+): Promise<APIResponse> {
+  const device = await sessionDevice(session, owner.contact, 'terminal');
+  const signed = await device.sign(session, { purpose: 'pay', amount: body.amount }, body.scan.frames);
+  return session.post('/api/transaction', {
+    headers: { ...signed.headers, 'Idempotency-Key': idempotencyKey },
+    data: { ...body, ...signed.fields },
+  });
 }
 
 /** The account's balance as its own dashboard shows it. */

@@ -52,6 +52,7 @@ import { merchantStoreRoutes } from './routes/merchant-store';
 import { publicFormRoutes } from './routes/public-forms';
 import { qrRoutes } from './routes/qr';
 import { rewardsRoutes } from './routes/rewards';
+import { deviceRoutes } from './routes/devices';
 import { palmRoutes } from './routes/palm';
 import { palmEnrolmentRoutes } from './routes/palm-enrolment';
 import { siteMapRoutes } from './routes/site-map';
@@ -312,6 +313,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(rewardsRoutes, { prefix: '/api', deps: { db, ledger, rewards: app.rewards } });
   await app.register(palmRoutes, { deps: { db } });
   await app.register(palmEnrolmentRoutes, { deps: { db } });
+  await app.register(deviceRoutes, { deps: { db } });
   await app.register(disputeRoutes, {
     prefix: '/api',
     deps: {

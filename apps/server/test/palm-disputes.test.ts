@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOSSES_ACCOUNT_ID } from '../src/ledger/ledger';
 import { notMeTokenHash } from '../src/palm/palm-payment-notice';
 import { bearer, lastCode, registerUser, signInAsAdmin, uniqueEmail } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { palmSupply, registerPalm } from './support/palm-helpers';
 import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
@@ -18,7 +19,7 @@ describe(`palm disputes on ${testDatabaseKind}`, () => {
   let adminToken: string;
   const { newIdentity, freshScan } = palmSupply(950);
   const post = (url: string, token: string | undefined, payload: object, headers = {}) =>
-    test.app.inject({
+    injectScan(test.app, {
       method: 'POST',
       url,
       payload,

@@ -10,6 +10,7 @@ import {
   signInAsAdmin,
   uniquePhone,
 } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { registerPalm, scanOf, stepUp } from './support/palm-helpers';
 import { buildTestApp, RAISED_PALM_RATE_LIMITS, testDatabaseKind, type TestApp } from './support/test-app';
@@ -22,7 +23,7 @@ describe(`palm enrolment needs the owner on ${testDatabaseKind}`, () => {
   let test: TestApp;
   let adminToken: string;
   const post = (url: string, token: string | undefined, payload: object = {}) =>
-    test.app.inject({ method: 'POST', url, payload, headers: token ? bearer(token) : {} });
+    injectScan(test.app, { method: 'POST', url, payload, headers: token ? bearer(token) : {} });
   const get = (url: string, token: string) => test.app.inject({ method: 'GET', url, headers: bearer(token) });
   const give = (userId: string, amount: number) => post('/api/assignBalance', adminToken, { userId, amount });
   /** A registration straight to the endpoint, as an attacker holding only a session sends it. */

@@ -10,6 +10,7 @@ import {
   signInAsAdmin,
   uniquePhone,
 } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { palmSupply, registerPalm } from './support/palm-helpers';
@@ -32,7 +33,7 @@ describe(`routes through which a palm pays or enrols, on ${testDatabaseKind}`, (
   let adminToken: string;
   const { newIdentity, freshScan } = palmSupply(4000);
   const post = (url: string, token: string | undefined, payload: object, key?: string) =>
-    test.app.inject({
+    injectScan(test.app, {
       method: 'POST',
       url,
       payload,

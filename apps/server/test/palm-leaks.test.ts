@@ -11,6 +11,7 @@ import {
   uniqueEmail,
   uniquePhone,
 } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { registerPalm, scanOf } from './support/palm-helpers';
@@ -48,7 +49,7 @@ const NO_ENROLMENT_HOLD = { PALM_NEW_ENROLMENT_HOLD_HOURS: '0' };
 function client(app: FastifyInstance) {
   return {
     post: (url: string, token: string | undefined, payload: object, extra: object = {}) =>
-      app.inject({ method: 'POST', url, payload, headers: token ? bearer(token) : {}, ...extra }),
+      injectScan(app, { method: 'POST', url, payload, headers: token ? bearer(token) : {}, ...extra }),
     get: (url: string, token: string) => app.inject({ method: 'GET', url, headers: bearer(token) }),
   };
 }

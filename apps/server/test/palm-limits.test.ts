@@ -11,6 +11,7 @@ import {
   uniqueEmail,
   uniquePhone,
 } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { palmSupply, registerPalm } from './support/palm-helpers';
@@ -32,7 +33,7 @@ describe(`palm pay limits on ${testDatabaseKind}`, () => {
   let adminToken: string;
   const { newIdentity, freshScan } = palmSupply(900);
   const post = (url: string, token: string | undefined, payload: object, headers = {}) =>
-    test.app.inject({
+    injectScan(test.app, {
       method: 'POST',
       url,
       payload,

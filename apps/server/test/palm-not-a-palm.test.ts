@@ -2,6 +2,7 @@ import { messages } from '@hasta/contracts/messages';
 import type { PalmScan } from '@hasta/contracts/palm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser, signInAsAdmin } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { registerPalm, scanOf } from './support/palm-helpers';
@@ -75,7 +76,7 @@ describe(`frames that are not a palm, on ${testDatabaseKind}`, () => {
   let test: TestApp;
   let adminToken: string;
   const post = (url: string, token: string, payload: object) =>
-    test.app.inject({
+    injectScan(test.app, {
       method: 'POST',
       url,
       payload,

@@ -8,6 +8,7 @@ import { palmKeyFrom } from '../src/palm/palm-keys';
 import { RECENT_SCAN_MAX_AGE_MS, RECENT_SCANS_KEPT, ReplayGuard } from '../src/palm/replay-guard';
 import { indiaTimeText } from '../src/notices/notify-owner';
 import { bearer, registerUser, signInAsAdmin, uniqueEmail, uniquePhone } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { framesOf, registerPalm } from './support/palm-helpers';
@@ -29,7 +30,7 @@ describe(`the palm replay guard on ${testDatabaseKind}`, () => {
   let test: TestApp;
   let adminToken: string;
   const post = (url: string, token: string, payload: object, key?: string) =>
-    test.app.inject({
+    injectScan(test.app, {
       method: 'POST',
       url,
       payload,

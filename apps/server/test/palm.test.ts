@@ -16,6 +16,7 @@ import {
   uniqueEmail,
   uniquePhone,
 } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { auditAfterEachTest } from './support/ledger-helpers';
 import { framesOf, registerPalm, scanOf } from './support/palm-helpers';
@@ -25,7 +26,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
   let test: TestApp;
   let adminToken: string;
   const post = (url: string, token: string | undefined, payload: object, headers = {}) =>
-    test.app.inject({
+    injectScan(test.app, {
       method: 'POST',
       url,
       payload,
@@ -377,6 +378,7 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
       idempotencyKey: 'code-not-sent',
       linkOrigin: 'http://localhost',
       device: null,
+      deviceId: null,
     };
     await expect(takePalmPayment(deps, input)).rejects.toThrow(messages.failedToSendOtpRetry);
     expect(logged).toEqual(['palm payment code not sent']);

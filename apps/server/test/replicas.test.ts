@@ -9,6 +9,7 @@ import { ChangeFeed } from '../src/replicas/change-feed';
 import { ChangePruner } from '../src/replicas/change-pruner';
 import { currentCursor } from '../src/replicas/change-repository';
 import { bearer, registerUser, signInAsAdmin, uniqueEmail } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { palmSupply, registerPalm } from './support/palm-helpers';
 import {
   buildTestApp,
@@ -91,7 +92,7 @@ if (testDatabaseKind === 'pglite') {
     let adminToken: string;
     const { newIdentity, freshScan } = palmSupply(25_100);
     const post = (on: TestApp, url: string, token: string | undefined, payload: object, headers = {}) =>
-      on.app.inject({
+      injectScan(on.app, {
         method: 'POST',
         url,
         payload,

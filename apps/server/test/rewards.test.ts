@@ -14,6 +14,7 @@ import {
   signInAsAdmin,
   uniquePhone,
 } from './support/auth-helpers';
+import { injectScan } from './support/device-helpers';
 import { approvedMerchant } from './support/merchant-helpers';
 import { auditAfterEachTest, outcomeOf } from './support/ledger-helpers';
 import { palmSupply, registerPalm } from './support/palm-helpers';
@@ -24,7 +25,7 @@ describe(`rewards on ${testDatabaseKind}`, () => {
   let adminToken: string;
   const palms = palmSupply(400);
   const post = (url: string, token: string | undefined, payload?: object, headers = {}) =>
-    test.app.inject({
+    injectScan(test.app, {
       method: 'POST',
       url,
       ...(payload === undefined ? {} : { payload }),

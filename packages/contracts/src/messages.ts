@@ -276,6 +276,20 @@ export const messages = {
   passkeyAlreadyRegistered: 'This account already has a passkey: sign in with it.',
   recoveryCodeInvalid: 'This recovery code is not valid or was already used.',
   secondFactorPassed: 'Signed in.',
+
+  // Devices (issue 22): kiosks, store terminals and a person's own browser, paired, each scan signed.
+  deviceRequired: 'This device is not paired. Pair it with a code first.',
+  deviceRevoked: 'This device was removed. Pair it again with a new code.',
+  deviceNotFound: 'Device not found.',
+  deviceNotAllowed: 'This device cannot do that.',
+  devicePublicKeyInvalid: 'This device’s key could not be read. Please pair the device again.',
+  devicePaired: 'Device paired.',
+  deviceRemoved: 'Device removed. It can no longer take scans.',
+  pairingCodeInvalid: 'This pairing code is wrong, expired or already used. Ask for a new code.',
+  pairingCodeCreated: 'Pairing code created. Enter it on the device within 10 minutes.',
+  scanChallengeRequired: 'This scan was not signed by a paired device. Please scan again on a paired device.',
+  scanChallengeInvalid: 'This scan was not accepted from this device. Please scan again.',
+  scanChallengeExpired: 'This scan took too long. Please scan again.',
 } as const;
 
 export type MessageKey = keyof typeof messages;

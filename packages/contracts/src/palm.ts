@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signedScanFieldsSchema } from './devices';
 import { messages } from './messages';
 import { rupeesAmountSchema, transactionRecordSchema } from './wallet';
 
@@ -37,6 +38,13 @@ export const palmScanSchema = z.object({
 });
 export type PalmScan = z.infer<typeof palmScanSchema>;
 
+/**
+ * Beside every posted scan (issue 22): the paired device's challenge and its signature over it and the
+ * frames. Optional here so that who may call is answered first (401/403); the server refuses a scan
+ * without them (400 scanChallengeRequired) before it reads a frame.
+ */
+const signedScanFields = signedScanFieldsSchema.partial().shape;
+
 // POST /Palm/register
 export const palmRegisterRequestSchema = z.object({
   user_id: z.uuid(messages.userNotFoundLogin).optional(),
@@ -45,6 +53,7 @@ export const palmRegisterRequestSchema = z.object({
   /** The person read the notice of what is kept and why, and agreed (DPDP Act §6). */
   consent: z.literal(true, messages.palmConsentRequired),
   scan: palmScanSchema,
+  ...signedScanFields,
 });
 export const palmRegisterResponseSchema = z.object({
   success: z.literal(true),
@@ -69,6 +78,7 @@ export const palmAuthenticateRequestSchema = z.object({
   receiverEmail: z.string().trim().max(320).optional(),
   receiverPhone: z.string().trim().max(32).optional(),
   scan: palmScanSchema,
+  ...signedScanFields,
 });
 export const palmPaymentResponseSchema = z.object({
   success: z.literal(true),
@@ -119,6 +129,7 @@ export const palmCancelRequestSchema = z.object({ payment_id: z.uuid(messages.pa
 export const merchantPalmPaymentRequestSchema = z.object({
   amount: rupeesAmountSchema,
   scan: palmScanSchema,
+  ...signedScanFields,
 });
 
 // Consent (spec §2.11 Consent tab; DPDP Act 2023 §6(4): withdrawing is as easy as giving)

@@ -37,6 +37,10 @@ export const APP_PAGE_PATHS = [
   '/verify',
   // A palm payment's "Not me?" link: a one-time token in the address, nothing to index.
   '/not-me',
+  // A paired store terminal's own screen (issue 22).
+  '/terminal',
+  // A paired kiosk's own screen (issue 22).
+  '/kiosk',
 ] as const;
 
 export function isPublicPagePath(path: string): path is PublicPagePath {

@@ -354,6 +354,8 @@ export interface PalmTemplatesTable {
   key_id: string;
   sealed_template: Uint8Array;
   palm_hash: string;
+  /** The paired device the palm was enrolled on (issue 22). */
+  device_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
 
@@ -409,6 +411,8 @@ export interface PalmPaymentsTable {
   amount_paise: bigint;
   palm_alone: boolean;
   device: string | null;
+  /** The paired device the scan was taken on (issue 22); null for payments from before devices. */
+  device_id: ColumnType<string | null, string | null | undefined, never>;
   created_at: Timestamp;
 }
 
@@ -480,6 +484,8 @@ export interface PalmStepUpsTable {
 /** An admin's palm registration for a user, waiting for the owner's code (migration 024). */
 export interface PalmEnrolmentRequestsTable {
   id: string;
+  /** The paired device the admin took the scan on (issue 22). */
+  device_id: ColumnType<string | null, string | null | undefined, never>;
   user_id: string;
   admin_user_id: string;
   hand: 'left' | 'right';
@@ -566,7 +572,51 @@ export interface RecoveryCodesTable {
   used_at: Date | null;
 }
 
+/** A kiosk, a store's terminal or a person's own browser (issue 22). */
+export interface DevicesTable {
+  id: Generated<string>;
+  kind: 'kiosk' | 'terminal' | 'personal';
+  name: string;
+  owner_user_id: string;
+  merchant_id: string | null;
+  kiosk_id: string | null;
+  token_hash: string;
+  public_key_jwk: string;
+  created_at: Generated<Date>;
+  last_seen_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface DevicePairingCodesTable {
+  code_hash: string;
+  kind: 'kiosk' | 'terminal';
+  name: string;
+  created_by: string;
+  merchant_id: string | null;
+  kiosk_id: string | null;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  used_at: Date | null;
+  device_id: string | null;
+}
+
+export interface ScanChallengesTable {
+  nonce: string;
+  device_id: string;
+  purpose: 'enrol' | 'pay' | 'receive';
+  amount_paise: bigint | null;
+  receiver: string | null;
+  created_at: Generated<Date>;
+  expires_at: Date;
+  used_at: Date | null;
+  idempotency_key: string | null;
+  frames_sha256: string | null;
+}
+
 export interface Schema {
+  devices: DevicesTable;
+  device_pairing_codes: DevicePairingCodesTable;
+  scan_challenges: ScanChallengesTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   recovery_codes: RecoveryCodesTable;

@@ -1,6 +1,6 @@
 import type { UserRole } from '../db/schema';
 import { AppError } from '../lib/app-error';
-import { findStoreOfOwner, type Store } from './merchant-repository';
+import { findStore, findStoreOfOwner, type Store } from './merchant-repository';
 import type { MerchantDeps } from './merchant-deps';
 
 /** The signed-in merchant's store and its ledger account. */
@@ -21,4 +21,17 @@ export async function storeOfSignedInUser(
 /** The signed-in store with the session that acts for it: step-ups and contact codes are bound to it. */
 export interface StoreSession extends SignedInStore {
   sessionId: string;
+}
+
+/**
+ * The store a paired terminal belongs to (issue 22), for a palm payment taken on it without its owner
+ * signed in beside it; a device of no store is refused (403).
+ */
+export async function storeOfTerminal(
+  deps: Pick<MerchantDeps, 'db' | 'ledger'>,
+  merchantId: string | null,
+): Promise<SignedInStore> {
+  const store = merchantId === null ? undefined : await findStore(deps.db, merchantId);
+  if (!store) throw AppError.of('FORBIDDEN', 'deviceNotAllowed');
+  return { ...store, accountId: await deps.ledger.ensureMerchantAccount(store.id) };
 }

@@ -9,6 +9,8 @@ export interface StoredEnrolmentRequest {
   id: string;
   userId: string;
   adminUserId: string;
+  /** The paired device the admin took the scan on (issue 22); enrolled with the template on approval. */
+  deviceId: string | null;
   hand: Hand;
   keyId: string;
   sealedTemplate: Uint8Array | null;
@@ -25,6 +27,7 @@ const COLUMNS = [
   'id',
   'user_id',
   'admin_user_id',
+  'device_id',
   'hand',
   'key_id',
   'sealed_template',
@@ -41,6 +44,7 @@ function toRequest(row: {
   id: string;
   user_id: string;
   admin_user_id: string;
+  device_id: string | null;
   hand: Hand;
   key_id: string;
   sealed_template: Uint8Array | null;
@@ -56,6 +60,7 @@ function toRequest(row: {
     id: row.id,
     userId: row.user_id,
     adminUserId: row.admin_user_id,
+    deviceId: row.device_id,
     hand: row.hand,
     keyId: row.key_id,
     sealedTemplate: row.sealed_template,
@@ -107,6 +112,7 @@ export async function insertEnrolmentRequest(
       id: request.id,
       user_id: request.userId,
       admin_user_id: request.adminUserId,
+      device_id: request.deviceId,
       hand: request.hand,
       key_id: request.keyId,
       sealed_template: request.sealedTemplate,

@@ -115,6 +115,7 @@ export async function approveEnrolmentRequest(
       userId: request.userId,
       enrolment,
       byAdmin: true,
+      deviceId: request.deviceId,
       within: async (trx) => {
         if (!(await closeEnrolmentRequest(trx, { id: request.id, status: 'approved', now })))
           throw AppError.of('CONFLICT', 'palmEnrolmentRequestClosed');

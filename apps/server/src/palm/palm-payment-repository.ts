@@ -188,6 +188,7 @@ export class PalmPaymentRepository {
     amountPaise: bigint;
     palmAlone: boolean;
     device: string | null;
+    deviceId: string | null;
     createdAt: Date;
   }): Promise<void> {
     await this.db
@@ -199,6 +200,7 @@ export class PalmPaymentRepository {
         amount_paise: payment.amountPaise,
         palm_alone: payment.palmAlone,
         device: payment.device,
+        device_id: payment.deviceId,
         created_at: payment.createdAt,
       })
       .execute();

@@ -313,6 +313,8 @@ export class PalmService {
     options: {
       /** Runs in the enrolment's transaction after the template is written; throwing undoes it all. */
       within?: EnrolmentStep;
+      /** The paired device the palm was scanned on (issue 22), recorded with the template. */
+      deviceId?: string | null;
     } = {},
   ): Promise<{ palmHash: string; templateId: string }> {
     const { hand, key, template } = enrolment;
@@ -329,6 +331,7 @@ export class PalmService {
           key_id: key.keyIdHex,
           sealed_template: this.#seal(key, templateId, template),
           palm_hash: hash,
+          device_id: options.deviceId ?? null,
         })
         .execute();
       await trx

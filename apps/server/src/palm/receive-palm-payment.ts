@@ -14,6 +14,8 @@ export async function receivePalmPayment(
     idempotencyKey: string | undefined;
     linkOrigin: string;
     device: string | null;
+    /** The paired device that took the scan (issue 22). */
+    deviceId: string;
   },
 ): Promise<PalmPaymentOutcome> {
   const storeId =
@@ -29,5 +31,6 @@ export async function receivePalmPayment(
     idempotencyKey: input.idempotencyKey,
     linkOrigin: input.linkOrigin,
     device: input.device,
+    deviceId: input.deviceId,
   });
 }

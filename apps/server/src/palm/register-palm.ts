@@ -114,16 +114,17 @@ export async function commitEnrolment(
     byAdmin: boolean;
     /** Also done in the enrolment's transaction (closing the approved request). */
     within?: EnrolmentStep;
+    /** The paired device the palm was scanned on (issue 22). */
+    deviceId: string | null;
   },
   now = new Date(),
 ): Promise<{ palmHash: string }> {
   let palmHash: string;
   try {
-    ({ palmHash } = await deps.palm.commit(
-      input.userId,
-      input.enrolment,
-      input.within ? { within: input.within } : {},
-    ));
+    ({ palmHash } = await deps.palm.commit(input.userId, input.enrolment, {
+      deviceId: input.deviceId,
+      ...(input.within ? { within: input.within } : {}),
+    }));
   } catch (error) {
     // Two registrations of the same hand at once: the unique (user, hand) lets one through.
     if (isUniqueViolation(error)) throw AppError.of('CONFLICT', 'handAlreadyRegistered');
@@ -154,6 +155,8 @@ export async function registerPalm(
     scan: PalmScan;
     /** The public origin, for the link in the owner's message. */
     origin: string;
+    /** The paired device that took the scan, its signed challenge already checked (issue 22). */
+    deviceId: string;
   },
   now = new Date(),
 ): Promise<RegistrationOutcome> {
@@ -167,7 +170,11 @@ export async function registerPalm(
   if (own)
     return {
       kind: 'enrolled',
-      ...(await commitEnrolment(deps, { userId, enrolment: candidate, byAdmin: false }, now)),
+      ...(await commitEnrolment(
+        deps,
+        { userId, enrolment: candidate, byAdmin: false, deviceId: input.deviceId },
+        now,
+      )),
     };
 
   const contact = await ownContactOf(deps.db, userId);
@@ -181,6 +188,7 @@ export async function registerPalm(
     id,
     userId,
     adminUserId: input.caller.userId,
+    deviceId: input.deviceId,
     hand,
     keyId,
     sealedTemplate: sealed,

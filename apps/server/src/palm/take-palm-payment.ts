@@ -59,6 +59,11 @@ export interface PalmPaymentInput {
   linkOrigin: string;
   /** Where the scan was taken, as far as it is known (the receiving session's user agent, shortened). */
   device: string | null;
+  /**
+   * The paired device that took the scan, its signed challenge already checked (issue 22). Every route
+   * passes one; null only for tools and tests that call the use case directly.
+   */
+  deviceId: string | null;
 }
 
 export type PalmPaymentOutcome =
@@ -188,6 +193,7 @@ export async function takePalmPayment(
       amountPaise: input.amountPaise,
       palmAlone,
       device: input.device,
+      deviceId: input.deviceId,
       createdAt: deps.ledger.now(),
     });
 

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Env } from '../env';
+import { DEVICE_HEADER } from '@hasta/contracts/devices';
+import { hashToken } from '../auth/secrets';
 import { AppError } from '../lib/app-error';
 import { authenticate } from './auth';
 
@@ -18,6 +20,9 @@ type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 export function isPalmRoute(url: string): boolean {
   return url.startsWith('/Palm/') || url === '/api/transaction';
 }
+
+/** A scan's challenge (issue 22): limited like a palm call, on counters of its own (see below). */
+const CHALLENGE_ROUTE = '/Palm/challenge';
 
 function limitsMethod(method: string): boolean {
   return method !== 'GET' && method !== 'HEAD';
@@ -42,6 +47,10 @@ function withHook(existing: RouteOptions['onRequest'], hook: Hook): Hook[] {
  * the body is read), then per session and per signed-in account (the receiver taking the payment, or the
  * person enrolling). A call refused by one limit is not counted by the next. Every route registered after
  * this whose path is a palm route gets them, so a new /Palm/* route cannot be left out.
+ *
+ * Devices (issue 22): a terminal taking payments with no session beside it is limited per device (its token)
+ * as a session would be. Each scan starts with POST /Palm/challenge, which searches nothing: it has the same
+ * per-client and per-device limits on counters of its own, so asking a challenge does not use up a scan.
  */
 export function registerPalmRateLimits(app: FastifyInstance, env: Env): void {
   const limiter = (max: number, timeWindow: number, keyGenerator?: (request: FastifyRequest) => string) => {
@@ -64,20 +73,44 @@ export function registerPalmRateLimits(app: FastifyInstance, env: Env): void {
   const perAccount = limiter(env.PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR, HOUR_MS, (request) =>
     request.auth ? request.auth.user.id : '',
   );
+  const deviceKey = (request: FastifyRequest) => {
+    const token = request.headers[DEVICE_HEADER];
+    return typeof token === 'string' ? hashToken(token) : '';
+  };
+  const perDevice = limiter(env.PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE, MINUTE_MS, deviceKey);
+  const challengesPerClient = limiter(env.PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE, MINUTE_MS);
+  const challengesPerDevice = limiter(env.PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE, MINUTE_MS, deviceKey);
+  const hasDevice = (request: FastifyRequest) => typeof request.headers[DEVICE_HEADER] === 'string';
 
   const byClient: Hook = async (request, reply) => {
     if (limitsMethod(request.method)) await countOrRefuse(perClient, request, reply);
   };
   const bySignedIn: Hook = async (request, reply) => {
     if (!limitsMethod(request.method)) return;
-    // Anonymous calls are refused by the route (401); the client's limit has counted them.
-    if (!(await authenticate(request))) return;
+    if (!(await authenticate(request))) {
+      // A terminal alone, by its device token; other anonymous calls are refused by the route (401), the
+      // client's limit has counted them.
+      if (hasDevice(request)) await countOrRefuse(perDevice, request, reply);
+      return;
+    }
     await countOrRefuse(perSession, request, reply);
     await countOrRefuse(perAccount, request, reply);
+  };
+  const challengeByClient: Hook = async (request, reply) => {
+    if (limitsMethod(request.method)) await countOrRefuse(challengesPerClient, request, reply);
+  };
+  const challengeByDevice: Hook = async (request, reply) => {
+    if (limitsMethod(request.method) && hasDevice(request))
+      await countOrRefuse(challengesPerDevice, request, reply);
   };
 
   app.addHook('onRoute', (route) => {
     if (!isPalmRoute(route.url)) return;
+    if (route.url === CHALLENGE_ROUTE) {
+      route.onRequest = withHook(route.onRequest, challengeByClient);
+      route.preValidation = withHook(route.preValidation, challengeByDevice);
+      return;
+    }
     route.onRequest = withHook(route.onRequest, byClient);
     route.preValidation = withHook(route.preValidation, bySignedIn);
   });

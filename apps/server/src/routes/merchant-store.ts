@@ -46,12 +46,17 @@ import { publicOrigin } from './support/public-origin';
 import { idempotencyKey } from './support/idempotency-key';
 import { clientKey } from './support/client-key';
 import { requireMerchant, requireStoreSession } from './support/require-merchant';
+import { deviceDeps, deviceToken, requireSignedScan } from './support/signed-scan';
+import { storeOfTerminal } from '../merchant/signed-in-store';
+import { authenticate } from '../plugins/auth';
+import { AppError } from '../lib/app-error';
 
 /** The store's self-service (spec §3, merchant dashboard): every route here is for the store's own merchant. */
 export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> = async (app, options) => {
   const deps = options.deps;
   const { ledger } = deps;
   const tags = ['merchant'];
+  const devices = deviceDeps(app, deps.db);
 
   app.get(
     '/merchant/summary',
@@ -71,22 +76,36 @@ export const merchantStoreRoutes: FastifyPluginAsyncZod<{ deps: MerchantDeps }> 
       bodyLimit: PALM_BODY_LIMIT_BYTES,
       schema: {
         tags: [...tags, PALM_GUARDED_TAG],
-        summary: 'Merchant: take a palm payment into the signed-in store (the palm names the payer)',
+        summary:
+          'Take a palm payment into a store (the palm names the payer): on a paired terminal of the store, ' +
+          'with its signed scan challenge; the owner signed in beside it or not',
         headers: idempotencyHeaderSchema,
         body: merchantPalmPaymentRequestSchema,
         response: { 200: palmPaymentResponseSchema, 202: palmConfirmationResponseSchema },
       },
     },
     async (request, reply) => {
-      const merchant = await requireMerchant(request, deps);
+      // A terminal takes payments alone (its device credential) or with its store's owner signed in beside it.
+      const auth = await authenticate(request);
+      if (!auth && deviceToken(request) === undefined) throw AppError.of('UNAUTHORIZED', 'unauthorized');
+      const signedIn = auth ? await requireMerchant(request, deps) : undefined;
+      const amountPaise = paiseOf(request.body.amount, ledger.limits);
+      const device = await requireSignedScan(request, devices, {
+        purpose: 'pay',
+        sessionUserId: auth?.user.id,
+        amountPaise,
+        body: request.body,
+      });
+      const merchant = signedIn ?? (await storeOfTerminal(deps, device.merchantId));
       const outcome = await takePalmPayment(palmPaymentDeps(app, request.log), {
         scan: request.body.scan,
-        amountPaise: paiseOf(request.body.amount, ledger.limits),
+        amountPaise,
         receiverUserId: merchant.ownerUserId,
         creditAccountId: merchant.accountId,
         idempotencyKey: idempotencyKey(request),
         linkOrigin: publicOrigin(request),
         device: receivingDevice(request),
+        deviceId: device.id,
       });
       return palmPaymentAnswer(outcome, reply, messages.paymentProcessed);
     },

@@ -34,6 +34,7 @@ import { palmRegistrationState, registerPalm, type PalmRegistrationDeps } from '
 import { actingFor, requireUser } from '../plugins/auth';
 import { idempotencyKey } from './support/idempotency-key';
 import { publicOrigin } from './support/public-origin';
+import { deviceDeps, requireSignedScan } from './support/signed-scan';
 import {
   PALM_BODY_LIMIT_BYTES,
   palmConfirmationDeps,
@@ -68,6 +69,7 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
     messenger: app.messenger,
     secret: app.env.COOKIE_SECRET,
   };
+  const devices = deviceDeps(app, db);
 
   app.get(
     '/Palm/config',
@@ -91,7 +93,8 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
       schema: {
         tags: [...tags, PALM_GUARDED_TAG],
         summary:
-          'Register one of your hands (consent given with it; needs a palm_enrol step-up of this session), ' +
+          'Register one of your hands on a paired device, its scan signed (consent given with it; needs a ' +
+          'palm_enrol step-up of this session), ' +
           'or, as an admin, start a registration for another user that they approve with a code (202)',
         body: palmRegisterRequestSchema,
         response: { 200: palmRegisterResponseSchema, 202: palmEnrolmentPendingResponseSchema },
@@ -101,12 +104,19 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
       const auth = await requireUser(request);
       const userId = actingFor(auth, request.body.user_id);
       const hand = request.body.which_hand;
+      const device = await requireSignedScan(request, devices, {
+        purpose: 'enrol',
+        sessionUserId: auth.user.id,
+        amountPaise: null,
+        body: request.body,
+      });
       const outcome = await registerPalm(registrationDeps, {
         caller: { userId: auth.user.id, sessionId: auth.sessionId },
         userId,
         hand,
         scan: request.body.scan,
         origin: publicOrigin(request),
+        deviceId: device.id,
       });
       if (outcome.kind === 'pending') {
         return reply.code(202).send({
@@ -150,7 +160,9 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
       bodyLimit: PALM_BODY_LIMIT_BYTES,
       schema: {
         tags: [...tags, PALM_GUARDED_TAG],
-        summary: 'Receive money by palm: the palm names the payer, the money comes to the signed-in user',
+        summary:
+          'Receive money by palm on your own paired browser, its scan signed: the palm names the payer, the ' +
+          'money comes to the signed-in user',
         headers: idempotencyHeaderSchema,
         body: palmAuthenticateRequestSchema,
         response: { 200: palmPaymentResponseSchema, 202: palmConfirmationResponseSchema },
@@ -164,13 +176,21 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
         throw AppError.of('FORBIDDEN', 'receiverNotCaller');
       if (receiverPhone && normalizePhone(receiverPhone) !== auth.user.phone)
         throw AppError.of('FORBIDDEN', 'receiverNotCaller');
+      const amountPaise = paiseOf(amount, app.ledger.limits);
+      const device = await requireSignedScan(request, devices, {
+        purpose: 'receive',
+        sessionUserId: auth.user.id,
+        amountPaise,
+        body: request.body,
+      });
       const outcome = await receivePalmPayment(palmPaymentDeps(app, request.log), {
         receiver: { id: auth.user.id, role: auth.user.role },
-        amountPaise: paiseOf(amount, app.ledger.limits),
+        amountPaise,
         scan,
         idempotencyKey: idempotencyKey(request),
         linkOrigin: publicOrigin(request),
         device: receivingDevice(request),
+        deviceId: device.id,
       });
       return palmPaymentAnswer(outcome, reply, messages.authenticationSuccessful);
     },

@@ -4,6 +4,7 @@ import { createIdentity, renderSample, type SyntheticIdentity } from '@hasta/pal
 import type { FastifyInstance } from 'fastify';
 import { findSession } from '../../src/auth/sessions';
 import { bearer, lastCode } from './auth-helpers';
+import { injectScan } from './device-helpers';
 
 const SEED = 20261123;
 const identities = new Map<number, SyntheticIdentity>();
@@ -90,7 +91,7 @@ export async function registerPalm(
   extra: object = {},
 ) {
   await stepUp(app, token);
-  return app.inject({
+  return injectScan(app, {
     method: 'POST',
     url: '/Palm/register',
     payload: { which_hand: hand, consent: true, scan, ...extra },

@@ -5,6 +5,7 @@ import type { RouteObject } from 'react-router';
 import type { PageKey } from '../components/document-meta';
 import { loadPageNamespaces } from '../lib/i18n';
 import type { Namespace } from '../lib/i18n-resources';
+import { DeviceLayout } from './device-layout';
 import { RootLayout } from './root-layout';
 import type { RouteHandle } from './route-meta';
 import { RouteError } from './routes/route-error';
@@ -54,6 +55,34 @@ function page(path: string, key: PageKey, load: LoadRoute, options: PageOptions 
 
 /** The route table of spec §2.1 (plus /privacy and /terms). `/dev/outbox` belongs to the server. */
 export const router = createBrowserRouter([
+  // A paired device's own screens (issue 22): full screen, no site navigation.
+  {
+    element: <DeviceLayout />,
+    errorElement: <RouteError />,
+    HydrateFallback: () => null,
+    children: [
+      page(
+        '/terminal',
+        'terminal',
+        async () => {
+          const [{ TerminalRoute }, { PalmPaymentCode }] = await Promise.all([
+            import('../features/devices/routes/terminal'),
+            import('../features/palm/components/palm-payment-code'),
+          ]);
+          return { Component: () => <TerminalRoute codeStep={PalmPaymentCode} /> };
+        },
+        { namespaces: ['devices', 'palmScan', 'merchant'] },
+      ),
+      page(
+        '/kiosk',
+        'kiosk',
+        async () => ({
+          Component: (await import('../features/devices/routes/kiosk')).KioskRoute,
+        }),
+        { namespaces: ['kiosk', 'devices', 'palmScan', 'app'] },
+      ),
+    ],
+  },
   {
     element: <RootLayout />,
     errorElement: <RouteError />,
@@ -183,7 +212,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['palmScan', 'merchant', 'app'] },
+        { namespaces: ['palmScan', 'merchant', 'app', 'devices'] },
       ),
       page(
         '/palm-register',
@@ -201,7 +230,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['palmScan', 'app'] },
+        { namespaces: ['palmScan', 'app', 'devices'] },
       ),
       page(
         '/transfer',
@@ -238,7 +267,7 @@ export const router = createBrowserRouter([
             ),
           };
         },
-        { namespaces: ['palmScan', 'app', 'wallet'] },
+        { namespaces: ['palmScan', 'app', 'wallet', 'devices'] },
       ),
       page(
         '/history',

@@ -19,6 +19,8 @@ import type { palmScan } from '../locales/en/palm-scan';
 import type { rewards } from '../locales/en/rewards';
 import type { technology } from '../locales/en/technology';
 import type { waitlist } from '../locales/en/waitlist';
+import type { devices } from '../locales/en/devices';
+import type { kiosk } from '../locales/en/kiosk';
 
 /**
  * Every text of the site, by namespace. English is the reference: each Hindi module is typed as its English
@@ -46,6 +48,8 @@ export interface Resources {
   merchant: typeof merchant;
   app: typeof app;
   admin: typeof admin;
+  devices: typeof devices;
+  kiosk: typeof kiosk;
 }
 
 export type Namespace = keyof Resources;
@@ -112,6 +116,8 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     merchant: () => import('../locales/en/merchant').then((module) => module.merchant),
     admin: () => import('../locales/en/admin').then((module) => module.admin),
     app: () => import('../locales/en/app').then((module) => module.app),
+    devices: () => import('../locales/en/devices').then((module) => module.devices),
+    kiosk: () => import('../locales/en/kiosk').then((module) => module.kiosk),
   },
   hi: {
     common: () => import('../locales/hi/common').then((module) => module.common),
@@ -135,6 +141,8 @@ const LOADERS: Record<Language, NamespaceLoaders> = {
     merchant: () => import('../locales/hi/merchant').then((module) => module.merchant),
     admin: () => import('../locales/hi/admin').then((module) => module.admin),
     app: () => import('../locales/hi/app').then((module) => module.app),
+    devices: () => import('../locales/hi/devices').then((module) => module.devices),
+    kiosk: () => import('../locales/hi/kiosk').then((module) => module.kiosk),
   },
 };
 

@@ -62,4 +62,12 @@ export const app = {
   routeError: {
     title: 'Something went wrong',
   },
+  pairingCode: {
+    label: 'Pairing code for {{name}}',
+    enterOn: 'Enter this code on “{{name}}”',
+    codeLabel: 'Pairing code {{code}}',
+    expiresIn: 'Expires at {{time}} ({{clock}} left).',
+    expired: 'This code has expired. Create a new one.',
+    once: 'It works once. Anyone with the code can pair a device for you: do not share it.',
+  },
 };

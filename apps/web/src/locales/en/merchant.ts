@@ -14,6 +14,7 @@ export const merchant = {
     'generate-qr': 'Generate QR',
     withdraw: 'Withdraw',
     settings: 'Settings',
+    terminals: 'Terminals',
   },
   statuses: {
     completed: 'completed',
@@ -145,5 +146,31 @@ export const merchant = {
     notifySms: 'Send me an SMS when a withdrawal is settled or rejected',
     saving: 'Saving...',
     save: 'Save Settings',
+  },
+  terminals: {
+    pairHeading: 'Pair a terminal',
+    pairLead:
+      'A terminal is a tablet or phone at your counter that takes palm payments for your store. Give it a name, create a pairing code, and enter the code on the terminal.',
+    nameLabel: 'Terminal name',
+    nameHint: 'For example “Counter 1”. It is shown in this list and on the terminal.',
+    create: 'Create pairing code',
+    creating: 'Creating...',
+    howToPair:
+      'On the terminal, open /terminal in the browser and enter this code. The code works once, for 10 minutes.',
+    listHeading: 'Your terminals',
+    caption: 'The store’s terminals',
+    loading: 'Loading terminals...',
+    loadFailed: 'Failed to load terminals',
+    empty: 'No terminals yet. Create a pairing code to add one.',
+    columns: {
+      name: 'Name',
+      created: 'Paired',
+      lastSeen: 'Last seen',
+      payments: 'Payments',
+      actions: 'Actions',
+    },
+    never: 'Never',
+    revoke: 'Remove',
+    revokedOn: 'Removed {{time}}',
   },
 };

@@ -56,6 +56,14 @@ export const meta = {
       title: 'Merchant Dashboard',
       description: 'The Hasta merchant dashboard: accept palm payments at your store.',
     },
+    terminal: {
+      title: 'Store terminal',
+      description: 'A paired store terminal of Hasta: take palm payments at the counter.',
+    },
+    kiosk: {
+      title: 'Palm registration kiosk',
+      description: 'A paired Hasta kiosk: sign in with a code to your phone and register your palm.',
+    },
     palmRegister: {
       title: 'Palm Registration',
       description: 'Register your left hand, your right hand, or both, to pay with your palm.',

@@ -62,4 +62,12 @@ export const app: typeof english = {
   routeError: {
     title: 'कुछ गड़बड़ हो गई',
   },
+  pairingCode: {
+    label: '{{name}} के लिए जोड़ने का कोड',
+    enterOn: 'यह कोड “{{name}}” पर डालें',
+    codeLabel: 'जोड़ने का कोड {{code}}',
+    expiresIn: '{{time}} पर समाप्त ({{clock}} बाकी)।',
+    expired: 'यह कोड समाप्त हो गया। नया कोड बनाएँ।',
+    once: 'यह एक बार चलता है। जिसके पास यह कोड है वह आपके लिए डिवाइस जोड़ सकता है: इसे किसी से साझा न करें।',
+  },
 };

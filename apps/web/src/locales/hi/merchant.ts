@@ -16,6 +16,7 @@ export const merchant: typeof english = {
     'generate-qr': 'QR बनाएँ',
     withdraw: 'निकासी',
     settings: 'सेटिंग्स',
+    terminals: 'टर्मिनल',
   },
   statuses: {
     completed: 'पूरा',
@@ -146,5 +147,30 @@ export const merchant: typeof english = {
     notifySms: 'निकासी पूरी या अस्वीकार होने पर मुझे SMS भेजें',
     saving: 'सहेजा जा रहा है...',
     save: 'सेटिंग्स सहेजें',
+  },
+  terminals: {
+    pairHeading: 'टर्मिनल जोड़ें',
+    pairLead:
+      'टर्मिनल आपके काउंटर पर रखा टैबलेट या फ़ोन है जो आपके स्टोर के लिए हथेली से भुगतान लेता है। उसे नाम दें, जोड़ने का कोड बनाएँ, और वह कोड टर्मिनल पर डालें।',
+    nameLabel: 'टर्मिनल का नाम',
+    nameHint: 'जैसे “काउंटर 1”। यह इस सूची में और टर्मिनल पर दिखता है।',
+    create: 'जोड़ने का कोड बनाएँ',
+    creating: 'बनाया जा रहा है...',
+    howToPair: 'टर्मिनल के ब्राउज़र में /terminal खोलें और यह कोड डालें। कोड एक बार, 10 मिनट तक चलता है।',
+    listHeading: 'आपके टर्मिनल',
+    caption: 'स्टोर के टर्मिनल',
+    loading: 'टर्मिनल लोड हो रहे हैं...',
+    loadFailed: 'टर्मिनल लोड नहीं हो सके',
+    empty: 'अभी कोई टर्मिनल नहीं है। जोड़ने के लिए कोड बनाएँ।',
+    columns: {
+      name: 'नाम',
+      created: 'जोड़ा गया',
+      lastSeen: 'आख़िरी बार दिखा',
+      payments: 'भुगतान',
+      actions: 'कार्रवाई',
+    },
+    never: 'कभी नहीं',
+    revoke: 'हटाएँ',
+    revokedOn: '{{time}} को हटाया गया',
   },
 };

@@ -245,4 +245,18 @@ export const messages: Record<MessageKey | MessagePatternKey, string> = {
   passkeyAlreadyRegistered: 'इस खाते में पहले से एक पासकी है: उसी से साइन इन करें।',
   recoveryCodeInvalid: 'यह रिकवरी कोड मान्य नहीं है या पहले ही इस्तेमाल हो चुका है।',
   secondFactorPassed: 'साइन इन हो गया।',
+
+  // Devices (issue 22)
+  deviceRequired: 'यह डिवाइस जोड़ा (पेयर) नहीं गया है। पहले इसे कोड से जोड़ें।',
+  deviceRevoked: 'यह डिवाइस हटा दिया गया है। इसे नए कोड से फिर जोड़ें।',
+  deviceNotFound: 'डिवाइस नहीं मिला।',
+  deviceNotAllowed: 'यह डिवाइस यह काम नहीं कर सकता।',
+  devicePublicKeyInvalid: 'इस डिवाइस की कुंजी पढ़ी नहीं जा सकी। कृपया डिवाइस को फिर से जोड़ें।',
+  devicePaired: 'डिवाइस जुड़ गया।',
+  deviceRemoved: 'डिवाइस हटा दिया गया। अब यह स्कैन नहीं ले सकता।',
+  pairingCodeInvalid: 'यह पेयरिंग कोड गलत है, उसकी समय-सीमा बीत गई है या वह पहले ही इस्तेमाल हो चुका है। नया कोड माँगें।',
+  pairingCodeCreated: 'पेयरिंग कोड बन गया। इसे 10 मिनट के भीतर डिवाइस पर डालें।',
+  scanChallengeRequired: 'यह स्कैन किसी जोड़े गए डिवाइस से हस्ताक्षरित नहीं था। कृपया जोड़े गए डिवाइस पर फिर से स्कैन करें।',
+  scanChallengeInvalid: 'इस डिवाइस से यह स्कैन स्वीकार नहीं हुआ। कृपया फिर से स्कैन करें।',
+  scanChallengeExpired: 'इस स्कैन में बहुत देर हो गई। कृपया फिर से स्कैन करें।',
 };

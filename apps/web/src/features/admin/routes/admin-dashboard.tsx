@@ -7,6 +7,7 @@ import { PasskeysList } from '../../../components/passkeys-list';
 import { SessionsList } from '../../../components/sessions-list';
 import { Tabs } from '../../../components/tabs';
 import { ApplicantsSection } from '../components/applicants-section';
+import { DevicesSection } from '../components/devices-section';
 import { DisputesSection } from '../components/disputes-section';
 import { InquiriesSection } from '../components/inquiries-section';
 import { KioskApplicationsSection } from '../components/kiosk-applications-section';
@@ -26,6 +27,7 @@ const TAB_KEYS = [
   'kiosk-applications',
   'merchants',
   'disputes',
+  'devices',
 ] as const;
 type TabKey = (typeof TAB_KEYS)[number];
 
@@ -39,6 +41,7 @@ const SECTIONS: Record<TabKey, ComponentType> = {
   'kiosk-applications': KioskApplicationsSection,
   merchants: MerchantsSection,
   disputes: DisputesSection,
+  devices: DevicesSection,
 };
 
 /** The admin dashboard (spec §2.17): only the open tab is mounted, so each loads its list when it opens. */

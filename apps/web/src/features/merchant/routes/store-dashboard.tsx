@@ -15,9 +15,10 @@ import { GenerateQrTab } from '../components/generate-qr-tab';
 import { PaymentsTab } from '../components/payments-tab';
 import { SettingsTab } from '../components/settings-tab';
 import { SummaryFigures } from '../components/summary-figures';
+import { TerminalsTab } from '../components/terminals-tab';
 import { WithdrawTab } from '../components/withdraw-tab';
 
-const TAB_KEYS = ['payments', 'accept-palm', 'generate-qr', 'withdraw', 'settings'] as const;
+const TAB_KEYS = ['payments', 'accept-palm', 'generate-qr', 'withdraw', 'settings', 'terminals'] as const;
 type TabKey = (typeof TAB_KEYS)[number];
 
 /** For a signed-in account that is not a merchant: whom the page is for, and how a store gets one. */
@@ -48,7 +49,7 @@ interface StoreDashboardRouteProps {
 }
 
 /**
- * The merchant dashboard (spec §2.16, §3): the store's figures and five tabs, all from the server for the
+ * The merchant dashboard (spec §2.16, §3): the store's figures and its tabs (the Terminals tab: issue 22), all from the server for the
  * signed-in store (the server refuses every call from anyone else). Each tab loads its data when it opens.
  */
 export function StoreDashboardRoute({ palmScanner }: StoreDashboardRouteProps) {
@@ -114,6 +115,7 @@ export function StoreDashboardRoute({ palmScanner }: StoreDashboardRouteProps) {
               ) : null}
               {tab === 'withdraw' ? <WithdrawTab availableBalance={data.available_balance} /> : null}
               {tab === 'settings' ? <SettingsTab /> : null}
+              {tab === 'terminals' ? <TerminalsTab /> : null}
             </Tabs>
           </div>
         </>

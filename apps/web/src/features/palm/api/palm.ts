@@ -10,6 +10,7 @@ import { palmEnrolmentPendingResponseSchema } from '@hasta/contracts/palm-trust'
 import { z } from 'zod';
 
 import { apiRequest } from '../../../lib/api-client';
+import type { SignedScan } from '../../../lib/device-session';
 
 export type PalmRegistrationState = z.infer<typeof palmRegistrationStateResponseSchema>;
 export type PalmRegisterAnswer = z.infer<typeof palmRegisterResponseSchema>;
@@ -46,6 +47,8 @@ export interface PalmRegistration {
   userId: string | null;
   hand: Hand;
   scan: PalmScan;
+  /** This browser's device header and its signature of the scan (issue 22). */
+  signed: SignedScan;
 }
 
 /**
@@ -57,14 +60,17 @@ export function registerPalm({
   userId,
   hand,
   scan,
+  signed,
 }: PalmRegistration): Promise<PalmRegisterAnswer | PalmEnrolmentPending> {
   return apiRequest('/Palm/register', {
     method: 'POST',
+    headers: signed.headers,
     body: {
       ...(userId === null ? {} : { user_id: userId, admin_mode: true }),
       which_hand: hand,
       consent: true,
       scan,
+      ...signed.fields,
     },
     schema: palmRegisterOrPendingSchema,
   });
@@ -79,46 +85,64 @@ export function authenticatePalmPayment(request: {
   receiverEmail: string | null;
   receiverPhone: string | null;
   scan: PalmScan;
+  signed: SignedScan;
 }): Promise<PalmPaymentOrConfirmation> {
   return apiRequest('/Palm/authenticate', {
     method: 'POST',
-    headers: { 'Idempotency-Key': crypto.randomUUID() },
+    headers: { ...request.signed.headers, 'Idempotency-Key': crypto.randomUUID() },
     body: {
       amount: Number(request.amountText),
       ...(request.receiverEmail === null ? {} : { receiverEmail: request.receiverEmail }),
       ...(request.receiverPhone === null ? {} : { receiverPhone: request.receiverPhone }),
       scan: request.scan,
+      ...request.signed.fields,
     },
     schema: palmPaymentOrConfirmationSchema,
   });
 }
 
-/** POST /api/transaction: the signed-in merchant takes `amountText` rupees into the store from the palm's owner. */
+/**
+ * POST /api/transaction: a terminal of the store (the owner's browser on Accept Palm, or a paired /terminal)
+ * takes `amountText` rupees into the store from the palm's owner. A retry of the same payment sends the same
+ * `idempotencyKey` (a new one per payment otherwise).
+ */
 export function takeStorePalmPayment(request: {
   amountText: string;
   scan: PalmScan;
+  signed: SignedScan;
+  idempotencyKey?: string;
 }): Promise<PalmPaymentOrConfirmation> {
   return apiRequest('/api/transaction', {
     method: 'POST',
-    headers: { 'Idempotency-Key': crypto.randomUUID() },
-    body: { amount: Number(request.amountText), scan: request.scan },
+    headers: { ...request.signed.headers, 'Idempotency-Key': request.idempotencyKey ?? crypto.randomUUID() },
+    body: { amount: Number(request.amountText), scan: request.scan, ...request.signed.fields },
     schema: palmPaymentOrConfirmationSchema,
   });
 }
 
 /** POST /Palm/authenticate/confirm: the payer's code posts a palm payment that waited for it. */
-export function confirmPalmPayment(paymentId: string, otp: string): Promise<PalmPaymentAnswer> {
+export function confirmPalmPayment(
+  paymentId: string,
+  otp: string,
+  /** A paired terminal's device header (issue 22), when the terminal confirms a payment it took. */
+  headers: Record<string, string> = {},
+): Promise<PalmPaymentAnswer> {
   return apiRequest('/Palm/authenticate/confirm', {
     method: 'POST',
+    headers,
     body: { payment_id: paymentId, otp },
     schema: palmPaymentResponseSchema,
   });
 }
 
 /** POST /Palm/authenticate/cancel: nothing is paid. */
-export function cancelPalmPayment(paymentId: string): Promise<z.infer<typeof successResponseSchema>> {
+export function cancelPalmPayment(
+  paymentId: string,
+  headers: Record<string, string> = {},
+): Promise<z.infer<typeof successResponseSchema>> {
   return apiRequest('/Palm/authenticate/cancel', {
     method: 'POST',
+    headers,
     body: { payment_id: paymentId },
     schema: successResponseSchema,
   });

@@ -20,13 +20,15 @@ export interface PalmPaymentCodeProps {
   onPaid: (answer: PalmPaymentAnswer) => void;
   /** Cancelled, or no longer payable (expired, too many wrong codes): back to a new scan. */
   onClosed: (message: string) => void;
+  /** A paired terminal's device header (issue 22): /terminal confirms without a person's session. */
+  headers?: Record<string, string>;
 }
 
 /**
  * A palm payment above the palm limit (decision 022): the palm named the payer and the amount is held; the
  * payer tells or types the code sent to their own phone or email, and it pays. Cancel releases the amount.
  */
-export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: PalmPaymentCodeProps) {
+export function PalmPaymentCode({ confirmation, message, onPaid, onClosed, headers }: PalmPaymentCodeProps) {
   const { t } = useTranslation('palmScan');
   const alertId = useId();
   const [otp, setOtp] = useState('');
@@ -43,7 +45,7 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: Pal
     setError(null);
     setBusy('confirm');
     try {
-      onPaid(await confirmPalmPayment(confirmation.id, otp));
+      onPaid(await confirmPalmPayment(confirmation.id, otp, headers));
     } catch (cause) {
       setBusy(null);
       // 409 or 429: this payment can no longer be paid (expired, cancelled, too many wrong codes).
@@ -60,7 +62,7 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed }: Pal
     setError(null);
     setBusy('cancel');
     try {
-      onClosed((await cancelPalmPayment(confirmation.id)).message);
+      onClosed((await cancelPalmPayment(confirmation.id, headers)).message);
     } catch (cause) {
       setBusy(null);
       setError(errorMessage(cause, messages.transactionFailed));

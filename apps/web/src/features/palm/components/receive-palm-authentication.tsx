@@ -4,8 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 
+import { BrowserDeviceGate, useRecheckBrowserDevice } from '../../../components/browser-device-gate';
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import type { PalmScanOutcome } from '../../../components/palm-scanner/palm-scanner';
+import { useStoredUser } from '../../../lib/auth-storage';
+import { browserDeviceName, signedScan, withBrowserDevice } from '../../../lib/device-session';
 import { authenticatePalmPayment } from '../api/palm';
 import type { PalmPaymentAnswer } from '../api/palm';
 import { PalmPaymentCode, usePalmCodeStep } from './palm-payment-code';
@@ -41,8 +44,13 @@ export function ReceivePalmAuthentication({
   onReceived,
 }: ReceivePalmAuthenticationProps) {
   const { t } = useTranslation('palmScan');
+  const { t: deviceText } = useTranslation('devices');
   const codeStep = usePalmCodeStep();
   const [paid, setPaid] = useState<PalmScanOutcome | null>(null);
+  // This browser signs each scan as the receiver's own device (issue 22), made after a step-up.
+  const slot = `personal:${useStoredUser()?.id ?? ''}` as const;
+  // A device revoked elsewhere is forgotten by the scan: the gate then asks for the step-up again.
+  const recheckDevice = useRecheckBrowserDevice(slot);
 
   if (paid !== null) {
     return (
@@ -66,21 +74,37 @@ export function ReceivePalmAuthentication({
     );
   }
   return (
-    <div className="space-y-4">
-      <PayPrompt amountText={amountText} payee={payeeName} />
-      <PalmScanner
-        purpose="authenticate"
-        errorFallback={messages.authenticationFailedRetry}
-        onScan={async (scan) => {
-          const answer = await authenticatePalmPayment({ amountText, receiverEmail, receiverPhone, scan });
-          if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
-          return receivedOutcome(t, answer);
-        }}
-        onSuccess={() => {
-          if (codeStep.paidByScan()) onReceived();
-        }}
-      />
-    </div>
+    <BrowserDeviceGate slot={slot} intro={<p>{deviceText('thisBrowser.receiveIntro')}</p>}>
+      <div className="space-y-4">
+        <PayPrompt amountText={amountText} payee={payeeName} />
+        <PalmScanner
+          purpose="authenticate"
+          errorFallback={messages.authenticationFailedRetry}
+          onScan={async (scan) => {
+            const answer = await recheckDevice(
+              withBrowserDevice({ slot, kind: 'personal', name: browserDeviceName() }, async (device) =>
+                authenticatePalmPayment({
+                  amountText,
+                  receiverEmail,
+                  receiverPhone,
+                  scan,
+                  signed: await signedScan(
+                    device,
+                    { purpose: 'receive', amount: Number(amountText) },
+                    scan.frames,
+                  ),
+                }),
+              ),
+            );
+            if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
+            return receivedOutcome(t, answer);
+          }}
+          onSuccess={() => {
+            if (codeStep.paidByScan()) onReceived();
+          }}
+        />
+      </div>
+    </BrowserDeviceGate>
   );
 }
 

@@ -2,8 +2,11 @@ import { messages } from '@hasta/contracts/messages';
 
 import { useTranslation } from 'react-i18next';
 
+import { BrowserDeviceGate, useRecheckBrowserDevice } from '../../../components/browser-device-gate';
 import { PalmScanner } from '../../../components/palm-scanner/palm-scanner';
 import { secondaryButtonClass } from '../../../components/ui-classes';
+import { useStoredUser } from '../../../lib/auth-storage';
+import { browserDeviceName, signedScan, withBrowserDevice } from '../../../lib/device-session';
 import { takeStorePalmPayment } from '../api/palm';
 import { PalmPaymentCode, usePalmCodeStep } from './palm-payment-code';
 import { PayPrompt, receivedLine } from './receive-palm-authentication';
@@ -38,7 +41,12 @@ export function StorePalmScanner({
   onUseQr,
 }: StorePalmScannerProps) {
   const { t } = useTranslation('palmScan');
+  const { t: deviceText } = useTranslation('devices');
   const codeStep = usePalmCodeStep();
+  // The owner's browser takes the payment as a terminal of the store (issue 22), paired on first use.
+  const slot = `store:${useStoredUser()?.id ?? ''}` as const;
+  // A device revoked elsewhere is forgotten by the scan: the gate then asks for the step-up again.
+  const recheckDevice = useRecheckBrowserDevice(slot);
   if (codeStep.waiting !== null) {
     return (
       <PalmPaymentCode
@@ -52,19 +60,38 @@ export function StorePalmScanner({
   return (
     <div className="space-y-4">
       <PayPrompt amountText={amountText} payee={payeeName} />
-      <PalmScanner
-        purpose="authenticate"
-        showSuccess={false}
-        errorFallback={messages.transactionFailed}
-        onScan={async (scan) => {
-          const answer = await takeStorePalmPayment({ amountText, scan });
-          if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
-          return { title: messages.transactionSuccessful, detail: receivedLine(t, answer) };
-        }}
-        onSuccess={(outcome) => {
-          if (codeStep.paidByScan()) onPaid(outcome.detail);
-        }}
-      />
+      <BrowserDeviceGate slot={slot} intro={<p>{deviceText('thisBrowser.storeIntro')}</p>}>
+        <PalmScanner
+          purpose="authenticate"
+          showSuccess={false}
+          errorFallback={messages.transactionFailed}
+          onScan={async (scan) => {
+            // One key for this payment, so the retry after a lost terminal below cannot pay twice.
+            const idempotencyKey = crypto.randomUUID();
+            const answer = await recheckDevice(
+              withBrowserDevice(
+                { slot, kind: 'terminal', name: `Accept Palm (${browserDeviceName()})` },
+                async (device) =>
+                  takeStorePalmPayment({
+                    amountText,
+                    scan,
+                    idempotencyKey,
+                    signed: await signedScan(
+                      device,
+                      { purpose: 'pay', amount: Number(amountText) },
+                      scan.frames,
+                    ),
+                  }),
+              ),
+            );
+            if (codeStep.waitsForCode(answer)) return { title: answer.message, detail: '' };
+            return { title: messages.transactionSuccessful, detail: receivedLine(t, answer) };
+          }}
+          onSuccess={(outcome) => {
+            if (codeStep.paidByScan()) onPaid(outcome.detail);
+          }}
+        />
+      </BrowserDeviceGate>
       <div className="flex flex-wrap gap-3">
         <button type="button" className={secondaryButtonClass} onClick={onUseQr}>
           {t('store.useQr', { amount: formatMoney(amountText) })}

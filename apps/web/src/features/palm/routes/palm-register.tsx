@@ -20,7 +20,9 @@ import {
   secondaryButtonClass,
   textLinkClass,
 } from '../../../components/ui-classes';
+import { BrowserDeviceGate, browserDeviceKey } from '../../../components/browser-device-gate';
 import { errorMessage } from '../../../lib/api-client';
+import { browserDeviceName, signedScan, withBrowserDevice } from '../../../lib/device-session';
 import { isAdmin, useStoredUser } from '../../../lib/auth-storage';
 import { formatTime } from '../../../lib/i18n-format';
 import { buildLoginPath } from '../../../lib/login-redirect';
@@ -124,7 +126,18 @@ export function PalmRegisterRoute() {
     phase.kind === 'scan' && hands !== null && hands[phase.hand] ? { kind: 'choose' } : phase;
 
   const register = async (hand: Hand, scan: PalmScan): Promise<PalmScanOutcome> => {
-    const answer = await registerPalm({ userId: targetId, hand, scan });
+    // This browser signs the scan as the signed-in person's device (made on its first scan; issue 22).
+    const answer = await withBrowserDevice(
+      { slot: `personal:${user?.id ?? ''}`, kind: 'personal', name: browserDeviceName() },
+      async (device) =>
+        registerPalm({
+          userId: targetId,
+          hand,
+          scan,
+          signed: await signedScan(device, { purpose: 'enrol' }, scan.frames),
+        }),
+    );
+    void queryClient.invalidateQueries({ queryKey: browserDeviceKey(`personal:${user?.id ?? ''}`) });
     if ('approval_required' in answer) pendingRequest.current = answer.request;
     return { title: successTexts(hand, admin, registerText).title, detail: answer.message };
   };
@@ -209,30 +222,32 @@ export function PalmRegisterRoute() {
             onAgree={setAgreed}
             onCancel={() => setPhase({ kind: 'choose' })}
           >
-            <PalmScanner
-              key={shown.attempt}
-              purpose="register"
-              hand={shown.hand}
-              showSuccess={false}
-              showError={false}
-              errorFallback={messages.handScanRegistrationFailed}
-              onScan={(scan) => register(shown.hand, scan)}
-              onSuccess={() => {
-                const request = pendingRequest.current;
-                pendingRequest.current = null;
-                if (request !== null) {
-                  setPhase({ kind: 'waiting', hand: shown.hand, attempt: shown.attempt, request });
-                  return;
-                }
-                setPhase({ kind: 'success', hand: shown.hand });
-                void queryClient.invalidateQueries({ queryKey: palmKeys.registrationState(targetId) });
-              }}
-              onError={(message) => {
-                // The step-up ran out (5 minutes): confirm again before the next scan.
-                if (message === messages.stepUpRequired) stepUpLost();
-                setPhase({ kind: 'error', hand: shown.hand, attempt: shown.attempt, message });
-              }}
-            />
+            <OwnerDeviceGate needed={!ownPalm} slot={`personal:${user.id}`}>
+              <PalmScanner
+                key={shown.attempt}
+                purpose="register"
+                hand={shown.hand}
+                showSuccess={false}
+                showError={false}
+                errorFallback={messages.handScanRegistrationFailed}
+                onScan={(scan) => register(shown.hand, scan)}
+                onSuccess={() => {
+                  const request = pendingRequest.current;
+                  pendingRequest.current = null;
+                  if (request !== null) {
+                    setPhase({ kind: 'waiting', hand: shown.hand, attempt: shown.attempt, request });
+                    return;
+                  }
+                  setPhase({ kind: 'success', hand: shown.hand });
+                  void queryClient.invalidateQueries({ queryKey: palmKeys.registrationState(targetId) });
+                }}
+                onError={(message) => {
+                  // The step-up ran out (5 minutes): confirm again before the next scan.
+                  if (message === messages.stepUpRequired) stepUpLost();
+                  setPhase({ kind: 'error', hand: shown.hand, attempt: shown.attempt, message });
+                }}
+              />
+            </OwnerDeviceGate>
           </ScanStep>
         ) : null}
 
@@ -284,6 +299,28 @@ export function PalmRegisterRoute() {
         </div>
       </div>
     </Page>
+  );
+}
+
+/**
+ * Admin mode: the admin's own browser signs the scans as the admin's device (issue 22), made after the admin's
+ * own step-up; one's own palm already asks for the step-up before the scan.
+ */
+function OwnerDeviceGate({
+  needed,
+  slot,
+  children,
+}: {
+  needed: boolean;
+  slot: `personal:${string}`;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('devices');
+  if (!needed) return <>{children}</>;
+  return (
+    <BrowserDeviceGate slot={slot} intro={<p>{t('thisBrowser.enrolIntro')}</p>}>
+      {children}
+    </BrowserDeviceGate>
   );
 }
 
