@@ -1,3 +1,4 @@
+import { KIOSK_REGISTRATION_BONUS_POINTS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import { PALM_CONSENT_NOTICE } from '@hasta/contracts/palm';
 import type { Page, PlaywrightWorkerArgs } from '@playwright/test';
@@ -135,6 +136,9 @@ test('an admin pairs a kiosk; a person signs in with a code to their phone, regi
   const session = await apiSession(playwright, baseURL, person);
   const state = await session.post('/Palm/user/palm-registration-state', { data: {} });
   expect(await state.json()).toEqual({ left_hand_registered: true, right_hand_registered: false });
+  // Registered at a kiosk: the kiosk bonus (decision 032).
+  const rewards = await session.get('/api/rewards');
+  expect(((await rewards.json()) as { points: number }).points).toBe(KIOSK_REGISTRATION_BONUS_POINTS);
   await session.dispose();
   await adminPage.setViewportSize({ width: 1024, height: 900 });
   await adminPage.reload();

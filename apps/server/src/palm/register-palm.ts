@@ -1,7 +1,8 @@
 import type { Hand, PalmScan } from '@hasta/contracts/palm';
 import type { EnrolmentRequest } from '@hasta/contracts/palm-trust';
+import type { DeviceKind } from '@hasta/contracts/devices';
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { takeSendAllowance } from '../auth/otp';
 import { hashOtp, newOtpCode } from '../auth/secrets';
 import type { PalmConsentRepository } from '../consent/palm-consent-repository';
@@ -9,6 +10,7 @@ import { isUniqueViolation } from '../db/errors';
 import type { Schema } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import type { Messenger } from '../messaging/messenger';
+import type { RewardsBook } from '../rewards/rewards-book';
 import { maskAddress, notifyOwner, ownContactOf } from '../notices/notify-owner';
 import { enrolmentNotice, enrolmentRequestMessage } from './palm-notices';
 import {
@@ -53,6 +55,8 @@ export interface PalmRegistrationDeps {
   messenger: Pick<Messenger, 'send'>;
   /** COOKIE_SECRET: keys the hashes of the codes. */
   secret: string;
+  /** The kiosk registration bonus of a palm enrolled on a kiosk device (decision 032, issue 22). */
+  rewards: Pick<RewardsBook, 'kioskEnrolment'>;
 }
 
 export type RegistrationOutcome =
@@ -157,6 +161,8 @@ export async function registerPalm(
     origin: string;
     /** The paired device that took the scan, its signed challenge already checked (issue 22). */
     deviceId: string;
+    /** Its kind: a palm enrolled on a kiosk earns the kiosk bonus. */
+    deviceKind: DeviceKind;
   },
   now = new Date(),
 ): Promise<RegistrationOutcome> {
@@ -172,7 +178,17 @@ export async function registerPalm(
       kind: 'enrolled',
       ...(await commitEnrolment(
         deps,
-        { userId, enrolment: candidate, byAdmin: false, deviceId: input.deviceId },
+        {
+          userId,
+          enrolment: candidate,
+          byAdmin: false,
+          deviceId: input.deviceId,
+          // Enrolled at a kiosk (a paired kiosk device signed the scan): the bonus, once per person, in the
+          // enrolment's own transaction.
+          ...(input.deviceKind === 'kiosk'
+            ? { within: (trx: Transaction<Schema>) => deps.rewards.kioskEnrolment(trx, userId) }
+            : {}),
+        },
         now,
       )),
     };

@@ -68,6 +68,7 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
     palm,
     messenger: app.messenger,
     secret: app.env.COOKIE_SECRET,
+    rewards: app.rewards,
   };
   const devices = deviceDeps(app, db);
 
@@ -117,6 +118,7 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
         scan: request.body.scan,
         origin: publicOrigin(request),
         deviceId: device.id,
+        deviceKind: device.kind,
       });
       if (outcome.kind === 'pending') {
         return reply.code(202).send({
