@@ -126,7 +126,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       : {
           logger: deps.logger ?? {
             level: env.LOG_LEVEL,
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            redact: [
+              'req.headers.authorization',
+              'req.headers.cookie',
+              'req.headers["x-hasta-device"]',
+              'res.headers["set-cookie"]',
+            ],
           },
         }),
     bodyLimit: BODY_LIMIT_BYTES,
