@@ -162,6 +162,65 @@ describe(`devices on ${testDatabaseKind}`, () => {
     expect((await post(`/api/devices/${till.id}/revoke`, {}, bearer(person.token))).statusCode).toBe(404);
   });
 
+  it('a terminal alone finishes a payment waiting for the payer’s code that it took, and no other', async () => {
+    const person = await registerUser(test.app, test.database);
+    const browser = await pairThisBrowser(test.app, (await stepUp(test.app, person.token), person.token));
+    const palm = palms.newIdentity();
+    expect((await enrolOn(browser, person.token, palm)).statusCode).toBe(200);
+    expect(
+      (await post('/api/assignBalance', { userId: person.user.id, amount: 20_000 }, bearer(adminToken)))
+        .statusCode,
+    ).toBe(200);
+    const till = await pairedTerminal(test.app, store.token);
+    const otherTill = await pairedTerminal(test.app, store.token);
+    const waitingAt = async (amount: number) => {
+      const scan = palms.freshScan(palm);
+      const answer = await post(
+        '/api/transaction',
+        { amount, scan, ...(await signedScan(test.app, till, { purpose: 'pay', amount }, scan.frames)) },
+        till.headers(),
+      );
+      expect(answer.statusCode).toBe(202);
+      return answer.json().confirmation.id as string;
+    };
+
+    const first = await waitingAt(6000);
+    const code = await lastCode(test.database, person.user.email!);
+    // Another terminal of the same store did not take it: not found there.
+    const elsewhere = await post(
+      '/Palm/authenticate/confirm',
+      { payment_id: first, otp: code },
+      otherTill.headers(),
+    );
+    expect(elsewhere.statusCode).toBe(404);
+    const confirmed = await post(
+      '/Palm/authenticate/confirm',
+      { payment_id: first, otp: code },
+      till.headers(),
+    );
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json().transaction.amount).toBe('6000.00');
+
+    const second = await waitingAt(7000);
+    expect(
+      (await post('/Palm/authenticate/cancel', { payment_id: second }, otherTill.headers())).statusCode,
+    ).toBe(404);
+    expect((await post('/Palm/authenticate/cancel', { payment_id: second }, till.headers())).statusCode).toBe(
+      200,
+    );
+    // A kiosk is no till, and no device at all is no one.
+    const kiosk = await pairDevice(
+      test.app,
+      await createPairingCode(test.app, adminToken, { kind: 'kiosk', kioskId, name: 'Forum kiosk 2' }),
+    );
+    expect(
+      (await post('/Palm/authenticate/cancel', { payment_id: second }, kiosk.headers())).statusCode,
+    ).toBe(403);
+    expect((await post('/Palm/authenticate/cancel', { payment_id: second }, {})).statusCode).toBe(401);
+    // Paid the first only.
+    expect((await get('/api/dashboard', bearer(person.token))).json().user.balance).toBe('14000.00');
+  });
+
   it('the store owner’s own browser becomes a terminal of the store after their step-up (Accept Palm)', async () => {
     const refused = await test.app.inject({
       method: 'POST',

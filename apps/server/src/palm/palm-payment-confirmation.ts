@@ -117,8 +117,9 @@ async function waitingPayment(
   payments: PalmPaymentRepository,
   receiverUserId: string,
   id: string,
+  deviceId?: string,
 ): Promise<PalmConfirmation> {
-  const confirmation = await payments.findConfirmation(id, receiverUserId);
+  const confirmation = await payments.findConfirmation(id, receiverUserId, deviceId);
   if (!confirmation) throw AppError.of('NOT_FOUND', 'palmPaymentNotFound');
   return confirmation;
 }
@@ -131,6 +132,8 @@ export async function confirmPalmPayment(
   deps: PalmConfirmationDeps,
   input: {
     receiverUserId: string;
+    /** A store's terminal finishing it alone: only a payment it took itself. */
+    deviceId?: string;
     paymentId: string;
     code: string;
     /** The site's origin for the payer's "Not me?" link. */
@@ -138,7 +141,7 @@ export async function confirmPalmPayment(
   },
 ): Promise<TransactionRecord> {
   const { receiverUserId, paymentId: id, code } = input;
-  const waiting = await waitingPayment(deps.payments, receiverUserId, id);
+  const waiting = await waitingPayment(deps.payments, receiverUserId, id, input.deviceId);
   if (waiting.outcome === 'paid') return deps.payments.transaction(id);
   if (waiting.outcome !== null) throw AppError.of('CONFLICT', closedMessage(waiting.outcome));
   if (!sameHash(palmCodeHash(deps.codeSecret, id, code), waiting.codeHash)) {
@@ -188,10 +191,10 @@ export async function confirmPalmPayment(
 /** The receiver cancels a waiting palm payment: nothing is paid. Cancelling twice is not an error. */
 export async function cancelPalmPayment(
   deps: PalmConfirmationDeps,
-  input: { receiverUserId: string; paymentId: string },
+  input: { receiverUserId: string; deviceId?: string; paymentId: string },
 ): Promise<void> {
   const { receiverUserId, paymentId: id } = input;
-  const waiting = await waitingPayment(deps.payments, receiverUserId, id);
+  const waiting = await waitingPayment(deps.payments, receiverUserId, id, input.deviceId);
   if (waiting.outcome === 'paid') throw AppError.of('CONFLICT', 'palmPaymentAlreadyConfirmed');
   if (waiting.outcome === 'cancelled') return;
   if (waiting.outcome !== null) throw AppError.of('CONFLICT', closedMessage(waiting.outcome));

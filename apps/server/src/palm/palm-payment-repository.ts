@@ -95,12 +95,27 @@ export class PalmPaymentRepository {
   }
 
   /** The confirmation of payment `transferId`; with `receiverUserId`, only if it is that receiver's. */
-  async findConfirmation(transferId: string, receiverUserId?: string): Promise<PalmConfirmation | undefined> {
+  /** A payment's wait for the payer's code; of this receiver, and taken on this device, when they are given. */
+  async findConfirmation(
+    transferId: string,
+    receiverUserId?: string,
+    deviceId?: string,
+  ): Promise<PalmConfirmation | undefined> {
     let query = this.db
       .selectFrom('palm_payment_confirmations')
-      .selectAll()
-      .where('transfer_id', '=', transferId);
-    if (receiverUserId !== undefined) query = query.where('receiver_user_id', '=', receiverUserId);
+      .selectAll('palm_payment_confirmations')
+      .where('palm_payment_confirmations.transfer_id', '=', transferId);
+    if (receiverUserId !== undefined)
+      query = query.where('palm_payment_confirmations.receiver_user_id', '=', receiverUserId);
+    if (deviceId !== undefined)
+      query = query.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('palm_payments')
+            .select('palm_payments.transfer_id')
+            .whereRef('palm_payments.transfer_id', '=', 'palm_payment_confirmations.transfer_id')
+            .where('palm_payments.device_id', '=', deviceId),
+        ),
+      );
     const row = await query.executeTakeFirst();
     if (!row) return undefined;
     return {

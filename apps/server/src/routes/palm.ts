@@ -34,7 +34,7 @@ import { palmRegistrationState, registerPalm, type PalmRegistrationDeps } from '
 import { actingFor, requireUser } from '../plugins/auth';
 import { idempotencyKey } from './support/idempotency-key';
 import { publicOrigin } from './support/public-origin';
-import { deviceDeps, requireSignedScan } from './support/signed-scan';
+import { deviceDeps, requirePaymentTaker, requireSignedScan } from './support/signed-scan';
 import {
   PALM_BODY_LIMIT_BYTES,
   palmConfirmationDeps,
@@ -212,9 +212,9 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
       },
     },
     async (request) => {
-      const auth = await requireUser(request);
+      const taker = await requirePaymentTaker(request, devices);
       const transaction = await confirmPalmPayment(palmConfirmationDeps(app, request.log), {
-        receiverUserId: auth.user.id,
+        ...taker,
         paymentId: request.body.payment_id,
         code: request.body.otp,
         linkOrigin: publicOrigin(request),
@@ -234,9 +234,9 @@ export const palmRoutes: FastifyPluginAsyncZod<{ deps: Pick<PalmRegistrationDeps
       },
     },
     async (request) => {
-      const auth = await requireUser(request);
+      const taker = await requirePaymentTaker(request, devices);
       await cancelPalmPayment(palmConfirmationDeps(app, request.log), {
-        receiverUserId: auth.user.id,
+        ...taker,
         paymentId: request.body.payment_id,
       });
       return { success: true as const, message: messages.palmPaymentCancelled };

@@ -1,6 +1,9 @@
 import { DEVICE_HEADER, type ScanPurpose } from '@hasta/contracts/devices';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticateDevice } from '../../devices/device-credential';
 import type { DeviceDeps } from '../../devices/device-deps';
+import { AppError } from '../../lib/app-error';
+import { authenticate, requireUser } from '../../plugins/auth';
 import type { Device } from '../../devices/device-repository';
 import { verifySignedScan } from '../../devices/verify-signed-scan';
 import { idempotencyKey } from './idempotency-key';
@@ -41,4 +44,20 @@ export function requireSignedScan(
     frames: input.body.scan.frames,
     idempotencyKey: idempotencyKey(request),
   });
+}
+
+/**
+ * Who finishes a palm payment waiting for the payer's code (decision 022): the signed-in receiver, or, with
+ * no session, a store's terminal alone, for the payments it took itself (`deviceId`).
+ */
+export async function requirePaymentTaker(
+  request: FastifyRequest,
+  deps: DeviceDeps,
+): Promise<{ receiverUserId: string; deviceId?: string }> {
+  const token = deviceToken(request);
+  if (token === undefined || (await authenticate(request)) !== undefined)
+    return { receiverUserId: (await requireUser(request)).user.id };
+  const device = await authenticateDevice(deps, token);
+  if (device.kind !== 'terminal') throw AppError.of('FORBIDDEN', 'deviceNotAllowed');
+  return { receiverUserId: device.ownerUserId, deviceId: device.id };
 }
