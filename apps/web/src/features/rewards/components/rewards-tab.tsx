@@ -249,11 +249,13 @@ function Referral({ rewards }: { rewards: RewardsOverview }) {
       </p>
       <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-[auto_1fr] sm:gap-x-4">
         <dt className="text-slate-600">{t('referral.code')}</dt>
-        <dd className="font-mono font-semibold text-slate-900" data-testid="referral-code">
+        <dd className="font-mono font-semibold text-slate-900" data-testid="referral-code" translate="no">
           {rewards.referral.code}
         </dd>
         <dt className="text-slate-600">{t('referral.link')}</dt>
-        <dd className="font-mono break-all text-slate-900">{link}</dd>
+        <dd className="font-mono break-all text-slate-900" translate="no">
+          {link}
+        </dd>
       </dl>
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <button type="button" className={secondaryButtonClass} onClick={() => void copy()}>
