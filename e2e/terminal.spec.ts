@@ -1,10 +1,12 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 
+import { messages } from '@hasta/contracts/messages';
 import { expect, signIn, test } from './support/accounts';
 import { axeViolations } from './support/axe';
 import { launchWithPalmCamera } from './support/camera';
 import { TestDevice, listDevices, terminalPairingCode } from './support/devices';
 import { createMerchant } from './support/merchant';
+import { extractCode, nextMessage } from './support/outbox';
 import { dashboardBalance, newPalmSeed, registerPalmByApi } from './support/palm';
 import { adminSession, apiSession, giveValue, inr } from './support/wallet';
 
@@ -199,6 +201,51 @@ test.describe('Terminal mode (/terminal)', () => {
     }
     await owner.dispose();
     await customerSession.dispose();
+  });
+
+  test('a payment above the palm limit waits for the payer’s code, which the terminal alone confirms', async ({
+    playwright,
+    baseURL,
+    phoneAccount: payer,
+  }) => {
+    test.setTimeout(300_000);
+    const palm = { seed: newPalmSeed(), identity: 0 };
+    const payerSession = await apiSession(playwright, baseURL, payer);
+    await registerPalmByApi(payerSession, payer, palm, 'right');
+    const admin = await adminSession(playwright, baseURL);
+    await giveValue(admin, payer.user.id, 8000);
+    await admin.dispose();
+    const store = await createMerchant(playwright, baseURL, 'Counter Jewellers');
+    const owner = await apiSession(playwright, baseURL, store);
+    const code = await terminalPairingCode(owner);
+    await owner.dispose();
+    const camera = await launchWithPalmCamera(
+      playwright,
+      { ...palm, width_px: 320, height_px: 240, frames: 400, framesPerSample: 2 },
+      'terminal-code',
+    );
+    try {
+      // The terminal holds no person's session: only its device credential.
+      const page = await pageIn(camera, baseURL);
+      await page.goto('/terminal');
+      await page.getByLabel('Pairing code').fill(code);
+      await page.getByRole('button', { name: 'Pair this device' }).click();
+      await expect(page.getByTestId('terminal-store')).toHaveText('Counter Jewellers');
+      // ₹6,000 is above the palm limit: a code goes to the payer's phone, and the terminal asks for it.
+      await charge(page, '6000');
+      const codeStep = page.getByText(messages.palmCodeSentPhone);
+      const sent = await nextMessage(payerSession, payer.contact, () => scanUntil(page, codeStep));
+      expect(await dashboardBalance(payerSession, payer)).toBe('8000.00');
+      expect(await axeViolations(page), '/terminal code step').toEqual([]);
+      await page.getByLabel('Payer’s 6-digit code').fill(extractCode(sent.body));
+      await page.getByRole('button', { name: 'Confirm payment' }).click();
+      await expect(page.getByTestId('terminal-result')).toContainText(`Payment received ${inr(6000)}`);
+      await expect(page.getByTestId('terminal-history-list').getByRole('listitem')).toHaveCount(1);
+    } finally {
+      await camera.close();
+    }
+    expect(await dashboardBalance(payerSession, payer)).toBe('2000.00');
+    await payerSession.dispose();
   });
 
   for (const width of [390, 1024]) {

@@ -42,6 +42,8 @@ export interface TerminalCodeStepProps {
   onClosed: (message: string) => void;
   /** The terminal's device header: it confirms without a person's session. */
   headers: Record<string, string>;
+  /** Right under the terminal's h1. */
+  headingLevel: 2;
 }
 
 /** A lost network is retried this often, at most this many times, before the scanner shows the failure. */
@@ -353,6 +355,7 @@ function PairedTerminal({
             confirmation={step.waiting.confirmation}
             message={step.waiting.message}
             headers={headers}
+            headingLevel={2}
             onPaid={(answer) => paid(step.amountText, answer)}
             onClosed={(message) => setStep({ kind: 'amount', notice: message })}
           />

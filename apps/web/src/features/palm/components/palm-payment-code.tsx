@@ -22,13 +22,23 @@ export interface PalmPaymentCodeProps {
   onClosed: (message: string) => void;
   /** A paired terminal's device header (issue 22): /terminal confirms without a person's session. */
   headers?: Record<string, string>;
+  /** The heading's level where the step sits (3 under a dashboard's section, 2 right under a page's h1). */
+  headingLevel?: 2 | 3;
 }
 
 /**
  * A palm payment above the palm limit (decision 022): the palm named the payer and the amount is held; the
  * payer tells or types the code sent to their own phone or email, and it pays. Cancel releases the amount.
  */
-export function PalmPaymentCode({ confirmation, message, onPaid, onClosed, headers }: PalmPaymentCodeProps) {
+export function PalmPaymentCode({
+  confirmation,
+  message,
+  onPaid,
+  onClosed,
+  headers,
+  headingLevel = 3,
+}: PalmPaymentCodeProps) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const { t } = useTranslation('palmScan');
   const alertId = useId();
   const [otp, setOtp] = useState('');
@@ -71,9 +81,9 @@ export function PalmPaymentCode({ confirmation, message, onPaid, onClosed, heade
 
   return (
     <section aria-labelledby={`${alertId}-heading`} className="space-y-4">
-      <h3 id={`${alertId}-heading`} className="text-lg font-semibold text-slate-900">
+      <Heading id={`${alertId}-heading`} className="text-lg font-semibold text-slate-900">
         {t('code.title')}
-      </h3>
+      </Heading>
       <p role="status" className="text-slate-800">
         {translateMessage(message)}
       </p>
