@@ -112,7 +112,8 @@ test.describe('Admin: the public site’s forms', () => {
     await expect(inquiryRow.getByRole('cell')).toHaveText([
       inquirer,
       `${inquirer}@e2e.hasta.test`,
-      'investor',
+      // The role the form offered, named as the form names it (and in Hindi in Hindi).
+      'Investor',
       'Tell me, "how" does it scale?',
       /\d{4}$/,
     ]);
