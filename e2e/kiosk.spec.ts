@@ -25,15 +25,16 @@ const SCAN_TIMEOUT_MS = 45_000;
 const KIOSK_PLACE = 'Hasta Kiosk, Indiranagar';
 const admin = { contact: ADMIN_EMAIL, channel: 'email', password: ADMIN_PASSWORD } as const;
 
-/** On the admin's Devices tab: a pairing code for the Indiranagar kiosk, as shown. */
-async function kioskCodeFromDevicesTab(page: Page): Promise<string> {
+/** On the admin's Devices tab: a pairing code for a device named `name` at the Indiranagar kiosk, as shown. */
+async function kioskCodeFromDevicesTab(page: Page, name: string): Promise<string> {
   const section = await openTab(page, 'Devices');
   const select = section.getByLabel('Kiosk', { exact: true });
   const value = await select.locator('option', { hasText: KIOSK_PLACE }).getAttribute('value');
   expect(value).not.toBeNull();
   await select.selectOption(value!);
+  await section.getByLabel('Device name (optional)').fill(name);
   await section.getByRole('button', { name: 'Create pairing code' }).click();
-  const card = section.getByRole('region', { name: `Pairing code for ${KIOSK_PLACE}` });
+  const card = section.getByRole('region', { name: `Pairing code for ${name}` });
   await expect(card.getByText(/^Expires at .+ left\)\.$/)).toBeVisible();
   return ((await card.getByTestId('pairing-code').textContent()) ?? '').replace(' ', '');
 }
@@ -74,7 +75,9 @@ test('an admin pairs a kiosk; a person signs in with a code to their phone, regi
   const adminPage = await pageFor(browser, baseURL, admin);
   await adminPage.setViewportSize({ width: 1024, height: 900 });
   await adminPage.goto('/admin');
-  const code = await kioskCodeFromDevicesTab(adminPage);
+  // Named for this test: other tests pair devices at the same kiosk.
+  const deviceName = `Indiranagar ${test.info().workerIndex}-${Date.now().toString(36)}`;
+  const code = await kioskCodeFromDevicesTab(adminPage, deviceName);
   expect(await axeViolations(adminPage), 'Devices tab with a kiosk code, 1024 px').toEqual([]);
   await adminPage.setViewportSize({ width: 390, height: 844 });
   expect(await axeViolations(adminPage), 'Devices tab with a kiosk code, 390 px').toEqual([]);
@@ -145,13 +148,14 @@ test('an admin pairs a kiosk; a person signs in with a code to their phone, regi
   const section = await openTab(adminPage, 'Devices');
   const row = section
     .getByTestId('device-row')
-    .filter({ has: adminPage.getByRole('cell', { name: KIOSK_PLACE, exact: true }) });
+    .filter({ has: adminPage.getByRole('cell', { name: deviceName, exact: true }) });
   await expect(row.getByRole('cell').nth(1)).toHaveText('Kiosk');
   // Enrolments.
   await expect(row.getByRole('cell').nth(5)).toHaveText('1');
   // Opening the kiosk shows its payments: a kiosk takes none.
-  await row.getByRole('button', { name: `Payments ${KIOSK_PLACE}` }).click();
-  const payments = adminPage.getByRole('dialog', { name: `Payments taken on ${KIOSK_PLACE}` });
+  await expect(row.getByRole('cell').nth(2)).toHaveText(KIOSK_PLACE);
+  await row.getByRole('button', { name: `Payments ${deviceName}` }).click();
+  const payments = adminPage.getByRole('dialog', { name: `Payments taken on ${deviceName}` });
   await expect(payments.getByText('No palm payments on this device.')).toBeVisible();
   expect(await axeViolations(adminPage), 'Devices tab, a kiosk opened').toEqual([]);
   await adminPage.context().close();

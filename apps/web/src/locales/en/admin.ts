@@ -165,6 +165,7 @@ export const admin = {
       internet: 'Internet',
       received: 'Received',
     },
+    premisesOptions: { School: 'School', Office: 'Office', Store: 'Store', NGO: 'NGO', Other: 'Other' },
   },
   vendors: {
     heading: 'Vendor Registrations',

@@ -166,6 +166,7 @@ export const admin: typeof english = {
       internet: 'इंटरनेट',
       received: 'मिला',
     },
+    premisesOptions: { School: 'स्कूल', Office: 'दफ़्तर', Store: 'दुकान', NGO: 'एनजीओ', Other: 'अन्य' },
   },
   vendors: {
     heading: 'विक्रेता पंजीकरण',

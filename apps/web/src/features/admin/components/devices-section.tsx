@@ -114,9 +114,13 @@ export function DevicesSection() {
           <AdminTable columns={DEVICE_COLUMNS.map((column) => t(`devices.columns.${column}`))}>
             {devices.data.map((device) => (
               <tr key={device.id} data-testid="device-row">
-                <td className={`${cellClass} font-medium text-slate-900`}>{device.name}</td>
+                <td className={`${cellClass} font-medium text-slate-900`} translate="no">
+                  {device.name}
+                </td>
                 <td className={`${cellClass} whitespace-nowrap`}>{t(`devices.kinds.${device.kind}`)}</td>
-                <td className={cellClass}>{belongsTo(device)}</td>
+                <td className={cellClass} translate={device.kind === 'personal' ? undefined : 'no'}>
+                  {belongsTo(device)}
+                </td>
                 <td className={`${cellClass} whitespace-nowrap`}>
                   {device.last_seen_at === null ? t('devices.never') : formatDateTime(device.last_seen_at)}
                 </td>
@@ -126,7 +130,10 @@ export function DevicesSection() {
                   <div className="flex flex-wrap gap-2">
                     <button type="button" className={secondaryButtonClass} onClick={() => setOpened(device)}>
                       {t('devices.openPayments')}
-                      <span className="sr-only"> {device.name}</span>
+                      <span className="sr-only" translate="no">
+                        {' '}
+                        {device.name}
+                      </span>
                     </button>
                     {device.revoked_at === null ? (
                       <button
@@ -136,7 +143,10 @@ export function DevicesSection() {
                         onClick={() => revoke.mutate(device)}
                       >
                         {t('devices.revoke')}
-                        <span className="sr-only"> {device.name}</span>
+                        <span className="sr-only" translate="no">
+                          {' '}
+                          {device.name}
+                        </span>
                       </button>
                     ) : (
                       <span className="self-center text-slate-700">
@@ -193,7 +203,7 @@ function DevicePayments({ device }: { device: Device }) {
                   : payment.status}
               </td>
               <td className={`${cellClass} whitespace-nowrap`}>{formatDateTime(payment.created_at)}</td>
-              <td className={cellClass}>
+              <td className={cellClass} translate="no">
                 {[payment.customer_name, payment.customer].filter((part) => part != null).join(' ') || '—'}
               </td>
             </tr>

@@ -1,3 +1,4 @@
+import { PREMISES_OPTIONS } from '@hasta/contracts/constants';
 import { messages } from '@hasta/contracts/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
@@ -53,8 +54,16 @@ export function KioskApplicationsSection() {
               <td translate="no" className={`${cellClass} max-w-xs`}>
                 {application.address}
               </td>
-              <td className={cellClass}>{application.premises}</td>
-              <td className={cellClass}>{application.footfall}</td>
+              <td className={cellClass}>
+                {(PREMISES_OPTIONS as readonly string[]).includes(application.premises) ? (
+                  t(`kiosks.premisesOptions.${application.premises as (typeof PREMISES_OPTIONS)[number]}`)
+                ) : (
+                  <span translate="no">{application.premises}</span>
+                )}
+              </td>
+              <td translate="no" className={cellClass}>
+                {application.footfall}
+              </td>
               <td className={cellClass}>{yesNo(application.power)}</td>
               <td className={cellClass}>{yesNo(application.internet)}</td>
               <td className={`${cellClass} whitespace-nowrap`}>{formatDate(application.created_at)}</td>

@@ -107,7 +107,9 @@ export function VendorRegistrationsSection() {
                       )
                       .join(', ')}
               </td>
-              <td className={`${cellClass} max-w-xs whitespace-pre-line`}>{registration.comments || '—'}</td>
+              <td translate="no" className={`${cellClass} max-w-xs whitespace-pre-line`}>
+                {registration.comments || '—'}
+              </td>
               <td className={`${cellClass} whitespace-nowrap`}>{formatDate(registration.created_at)}</td>
               <td className="px-4 py-3">
                 {registration.merchant_id === null ? (

@@ -103,7 +103,9 @@ export function TerminalsTab() {
               <tbody className="divide-y divide-slate-100">
                 {terminals.data.map((terminal) => (
                   <tr key={terminal.id} data-testid="terminal-row">
-                    <td className="py-2 pr-4 font-medium text-slate-900">{terminal.name}</td>
+                    <td className="py-2 pr-4 font-medium text-slate-900" translate="no">
+                      {terminal.name}
+                    </td>
                     <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(terminal.created_at)}</td>
                     <td className="py-2 pr-4 whitespace-nowrap">
                       {terminal.last_seen_at === null
@@ -120,7 +122,10 @@ export function TerminalsTab() {
                           onClick={() => revoke.mutate(terminal)}
                         >
                           {t('terminals.revoke')}
-                          <span className="sr-only"> {terminal.name}</span>
+                          <span className="sr-only" translate="no">
+                            {' '}
+                            {terminal.name}
+                          </span>
                         </button>
                       ) : (
                         <span className="text-slate-700">
