@@ -8,10 +8,10 @@ import { useTranslation } from 'react-i18next';
 
 import { FormAlert, TextField } from '../../../components/form-field';
 import { Modal } from '../../../components/modal';
+import { DeviceRevokeControl } from '../../../components/device-revoke-control';
 import { PairingCodeCard } from '../../../components/pairing-code-card';
 import {
   cardClass,
-  dangerButtonClass,
   disabledClass,
   inputClass,
   labelClass,
@@ -135,24 +135,15 @@ export function DevicesSection() {
                         {device.name}
                       </span>
                     </button>
-                    {device.revoked_at === null ? (
-                      <button
-                        type="button"
-                        className={`${dangerButtonClass} ${disabledClass}`}
-                        disabled={revoke.isPending && revoke.variables.id === device.id}
-                        onClick={() => revoke.mutate(device)}
-                      >
-                        {t('devices.revoke')}
-                        <span className="sr-only" translate="no">
-                          {' '}
-                          {device.name}
-                        </span>
-                      </button>
-                    ) : (
-                      <span className="self-center text-slate-700">
-                        {t('devices.revokedOn', { time: formatDateTime(device.revoked_at) })}
-                      </span>
-                    )}
+                    <DeviceRevokeControl
+                      name={device.name}
+                      revokedAt={device.revoked_at}
+                      pending={revoke.isPending && revoke.variables.id === device.id}
+                      onRevoke={() => revoke.mutate(device)}
+                      label={t('devices.revoke')}
+                      revokedOn={(time) => t('devices.revokedOn', { time })}
+                      revokedClassName="self-center text-slate-700"
+                    />
                   </div>
                 </td>
               </tr>

@@ -6,10 +6,10 @@ import { toast } from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 
 import { FormAlert, TextField } from '../../../components/form-field';
+import { DeviceRevokeControl } from '../../../components/device-revoke-control';
 import { PairingCodeCard } from '../../../components/pairing-code-card';
 import {
   cardClass,
-  dangerButtonClass,
   disabledClass,
   primaryButtonClass,
   secondaryButtonClass,
@@ -114,24 +114,14 @@ export function TerminalsTab() {
                     </td>
                     <td className="py-2 pr-4">{terminal.payment_count}</td>
                     <td className="py-2">
-                      {terminal.revoked_at === null ? (
-                        <button
-                          type="button"
-                          className={`${dangerButtonClass} ${disabledClass}`}
-                          disabled={revoke.isPending && revoke.variables.id === terminal.id}
-                          onClick={() => revoke.mutate(terminal)}
-                        >
-                          {t('terminals.revoke')}
-                          <span className="sr-only" translate="no">
-                            {' '}
-                            {terminal.name}
-                          </span>
-                        </button>
-                      ) : (
-                        <span className="text-slate-700">
-                          {t('terminals.revokedOn', { time: formatDateTime(terminal.revoked_at) })}
-                        </span>
-                      )}
+                      <DeviceRevokeControl
+                        name={terminal.name}
+                        revokedAt={terminal.revoked_at}
+                        pending={revoke.isPending && revoke.variables.id === terminal.id}
+                        onRevoke={() => revoke.mutate(terminal)}
+                        label={t('terminals.revoke')}
+                        revokedOn={(time) => t('terminals.revokedOn', { time })}
+                      />
                     </td>
                   </tr>
                 ))}
