@@ -50,13 +50,15 @@ const THRESHOLD_1E6 = thresholdForFmr(1e-6);
 const IMPOSTOR_MEAN = DEFAULT_IMPOSTOR_MODEL.location;
 
 describe('the alignment search', () => {
-  // Poses inside the plan's range (±15°, scale 0.91–1.09 with half a step beyond, ±3 cells = ±12 px), each
-  // between its grid points, on each palm.
+  // Poses inside the plan's range (±25°, scale 0.91–1.09 with half a step beyond, ±4 cells = ±16 px), each
+  // between its grid points, on each palm: the last two beyond the ±15° / ±3 cells it searched before.
   const inside: [rotation_deg: number, dx: number, dy: number, scale: number][] = [
     [12.5, 6, -5, 1.06],
     [-14, -9, 7, 0.93],
     [7.5, 10, 10, 1.08],
     [-3, -11, 2, 0.9],
+    [22.5, 14, -6, 1.04],
+    [-23, -5, 15, 0.96],
   ];
 
   it.each(inside)(

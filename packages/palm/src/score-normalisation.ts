@@ -9,7 +9,7 @@
  *
  * The cohort is protected with the same key as the gallery (it is just more templates), so a probe is only
  * ever compared with protected templates. Its statistics use the probe under the plan's coarse grid
- * (coarseGridOf, 81 alignments): the probe a payment's coarse-to-fine search hashes anyway, so normalising
+ * (coarseGridOf, 135 alignments): the probe a payment's coarse-to-fine search hashes anyway, so normalising
  * costs 128 comparisons and no hashing; a probe of the whole plan is cut down to the same alignments.
  */
 import { extractFeatures, type PalmFeatures } from './features';

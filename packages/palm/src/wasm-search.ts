@@ -87,10 +87,10 @@ const PAGE = 65536;
 const PROBE_BYTES = PAGE;
 const MAX_PAGES = 65536;
 /**
- * Stage 2 in the kernel: the probe's full alignments (at most this many bytes: 2,048 alignments of the
- * engine's 256-byte templates; its plan has 1,029), and templates per call.
+ * Stage 2 in the kernel: the probe's full alignments (at most this many bytes: 2,816 alignments of the
+ * engine's 256-byte templates; its plan has 2,673), and templates per call.
  */
-const FINE_PROBE_BYTES = 8 * PAGE;
+const FINE_PROBE_BYTES = 11 * PAGE;
 const FINE_BATCH = 512;
 
 function decodeBase64(text: string): Uint8Array {
