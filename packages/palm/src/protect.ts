@@ -53,15 +53,44 @@ export interface ProtectionParameters {
    * absent: every symbol hashes the sharp code (templates of version 1).
    */
   coarseSmooth_cells?: number;
+  /**
+   * The coarse prefix's head (its first half: what the cascade's first passes compare, search.ts
+   * `cascadeHeadWords`) hashes a code smoothed by this standard deviation (cells) instead, wider than
+   * `coarseSmooth_cells`, so that the passes over the most entries tolerate the most misalignment. 0 or
+   * absent: the head as the rest of the prefix (templates of version 1 or 2).
+   */
+  coarseHeadSmooth_cells?: number;
 }
+
+/**
+ * Templates of version 3 (issue 26): the coarse prefix is hashed from responses smoothed by 0.8 cells, as in
+ * version 2, except its head (the first 256 symbols, which the cascade's first passes compare against every
+ * entry) from responses smoothed by 2.4 cells. Measured on model A through the camera model (bench/palm-stage1.ts,
+ * medium, 200 identities, 400 fused payment scans, 30,000 impostor pairs, seed 7): with the same 15 coarse
+ * alignments the cascade's first passes lose 1.75 % of mates (version 2: 4.25 %) and stage 1 as a whole 5.25 %
+ * at the shortlist of 1,024 at N = 10^6 (version 2: 8.25 %); on seed 11, 2.0 % / 5.5 % (version 2: 3.25 % /
+ * 7.5 %). A head smoothed by 1.6 cells: 2.75 % / 7.75 %, by 3.2: 3.25 % / 6.0 % (seed 7). Stage 2 compares
+ * these symbols too: its fused FNMR at the impostor fit's 1e-9 went from 9.0 % to 11.5 % on seed 7 and from
+ * 11.5 % to 9.75 % on seed 11 (bench/palm-tune.ts; no change beyond the noise of 400 mated pairs). The head is
+ * the first 256 symbols only: every symbol after it is version 2's.
+ */
+export const DEFAULT_PROTECTION: Readonly<ProtectionParameters> = {
+  hashes: 1024,
+  coarseHashes: 512,
+  candidates: 4,
+  taps: 4,
+  coarseSmooth_cells: 0.8,
+  coarseHeadSmooth_cells: 2.4,
+};
 
 /**
  * Templates of version 2 (issue 26): the coarse prefix is hashed from responses smoothed by 0.8 cells, which
  * on model A through the camera model (bench/palm-tune.ts, medium) cut stage 1's genuine miss at the
  * shortlist of N = 10^6 from about 20 % to 11 % with the same 15 coarse alignments (0.6 cells: 12.5 %,
- * 1.3: 12.3 %).
+ * 1.3: 12.3 %). Still read, parsed and matched (the server keeps a protector of these parameters beside the
+ * current one, as for version 1), never made for new palms.
  */
-export const DEFAULT_PROTECTION: Readonly<ProtectionParameters> = {
+export const VERSION_2_PROTECTION: Readonly<ProtectionParameters> = {
   hashes: 1024,
   coarseHashes: 512,
   candidates: 4,
@@ -82,12 +111,27 @@ export const VERSION_1_PROTECTION: Readonly<ProtectionParameters> = {
 };
 
 /**
- * The template version parameters give: 2 when the coarse prefix is smoothed, else 1. A template and a probe
- * of different versions hash different codes: they are never compared (their key ids differ, and the shapes
- * checked by the search and by parseTemplate carry the version).
+ * The template version parameters give: 3 when the coarse prefix and, apart, its head are smoothed, 2 when
+ * only the prefix is, else 1. A template and a probe of different versions hash different codes: they are
+ * never compared (their key ids differ, and the shapes checked by the search and by parseTemplate carry the
+ * version).
  */
-export function templateVersionOf(parameters: Readonly<ProtectionParameters>): 1 | 2 {
-  return (parameters.coarseSmooth_cells ?? 0) > 0 ? 2 : 1;
+export function templateVersionOf(parameters: Readonly<ProtectionParameters>): TemplateVersion {
+  if ((parameters.coarseSmooth_cells ?? 0) <= 0) {
+    if ((parameters.coarseHeadSmooth_cells ?? 0) > 0) {
+      throw new RangeError('a smoothed head needs a smoothed coarse prefix');
+    }
+    return 1;
+  }
+  return (parameters.coarseHeadSmooth_cells ?? 0) > 0 ? 3 : 2;
+}
+
+/** Template versions this code makes and reads (header byte 10: 0 for version 1, else the version). */
+export type TemplateVersion = 1 | 2 | 3;
+
+/** Symbols of the coarse prefix's head: its first half (search.ts `cascadeHeadWords`). */
+export function coarseHeadHashes(parameters: Readonly<ProtectionParameters>): number {
+  return parameters.coarseHashes / 2;
 }
 
 /** Largest probe shift, in cells, that the tap layout's zero padding leaves room for. */
@@ -340,6 +384,8 @@ interface PoseCode {
 interface PoseCodes {
   sharp: PoseCode;
   smooth: PoseCode;
+  /** The code of the coarse prefix's head, if smoothed apart (else `smooth`). */
+  head: PoseCode;
 }
 
 interface Projections {
@@ -512,7 +558,7 @@ function hashShifts(
 export class TemplateProtector {
   readonly keyId: Uint8Array;
   /** The version of the templates and probes this protector makes (templateVersionOf its parameters). */
-  readonly version: 1 | 2;
+  readonly version: TemplateVersion;
   readonly parameters: Readonly<ProtectionParameters>;
   readonly symbolBits: number;
   readonly words: number;
@@ -572,9 +618,14 @@ export class TemplateProtector {
     const code = encodeCode(features, alignment);
     const sharp = { code, values: signedPlanes(code, MAX_SHIFT_CELLS) };
     const smooth_cells = this.parameters.coarseSmooth_cells ?? 0;
-    if (smooth_cells <= 0) return { sharp, smooth: sharp };
-    const smoothCode = encodeCode(features, alignment, smooth_cells);
-    return { sharp, smooth: { code: smoothCode, values: signedPlanes(smoothCode, MAX_SHIFT_CELLS) } };
+    const coded = (sigma: number) => {
+      const code = encodeCode(features, alignment, sigma);
+      return { code, values: signedPlanes(code, MAX_SHIFT_CELLS) };
+    };
+    const smooth = smooth_cells <= 0 ? sharp : coded(smooth_cells);
+    const head_cells = this.parameters.coarseHeadSmooth_cells ?? 0;
+    const head = head_cells > 0 ? coded(head_cells) : smooth;
+    return { sharp, smooth, head };
   }
 
   /**
@@ -606,7 +657,9 @@ export class TemplateProtector {
         at,
         stride,
       );
-    if (split > 0) run(codes.smooth.values, 0, split);
+    const headSplit = codes.head === codes.smooth ? 0 : Math.min(split, coarseHeadHashes(p));
+    if (headSplit > 0) run(codes.head.values, 0, headSplit);
+    if (split > headSplit) run(codes.smooth.values, headSplit, split);
     if (split < hashes) run(codes.sharp.values, split, hashes);
   }
 
@@ -810,7 +863,7 @@ export function parseTemplate(bytes: Uint8Array): ProtectedTemplate {
     kindByte === undefined ||
     kindByte >= KIND_BYTES.length ||
     ![1, 2, 4].includes(symbolBits) ||
-    ![0, 2].includes(bytes[10]!) ||
+    ![0, 2, 3].includes(bytes[10]!) ||
     bytes[11] !== 0 ||
     hashes % 32 !== 0 ||
     coarseHashes % 32 !== 0 ||
