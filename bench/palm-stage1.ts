@@ -159,8 +159,19 @@ const SETS: Record<string, { rotations: number[]; scales: number[]; shifts: [num
   r3sq: { rotations: [-8, 0, 8], scales: [1], shifts: [...diagonals(1), ...cross(1).slice(1)] },
   r4sq: { rotations: [-12, -4, 4, 12], scales: [1], shifts: [...diagonals(1), ...cross(1).slice(1)] },
   r4c2: { rotations: [-12, -4, 4, 12], scales: [1], shifts: [...diagonals(1), ...cross(2).slice(1)] },
+  c2: { rotations: [-8, 0, 8], scales: [1], shifts: cross(2).slice(1) },
+  dd2: { rotations: [-8, 0, 8], scales: [1], shifts: diagonals(2).slice(1) },
+  c1: { rotations: [-8, 0, 8], scales: [1], shifts: cross(1).slice(1) },
+  r16: { rotations: [-16, 16], scales: [1], shifts: diagonals(1) },
+  r4: { rotations: [-4, 4], scales: [1], shifts: diagonals(1) },
+  sc: { rotations: [-8, 0, 8], scales: [0.92, 1.08], shifts: [[0, 0]] },
   all: { rotations: ROTATIONS, scales: SCALES, shifts: SHIFTS },
 };
+
+/** A set by name; `a+b` is the union of sets a and b. */
+function setIndices(name: string): number[] {
+  return [...new Set(name.split('+').flatMap((part) => indicesOf(SETS[part]!)))].sort((x, y) => x - y);
+}
 
 function indicesOf(set: (typeof SETS)[string]): number[] {
   const out: number[] = [];
@@ -296,9 +307,9 @@ function main(): void {
   const combos = option('combos', '');
   for (const spec of combos ? combos.split(';') : []) {
     const [leadName, headName, wholeName, leadDiv, headDiv] = spec.split(',');
-    const a = indicesOf(SETS[leadName!]!);
-    const hs = indicesOf(SETS[headName!]!);
-    const b = indicesOf(SETS[wholeName!]!);
+    const a = setIndices(leadName!);
+    const hs = setIndices(headName!);
+    const b = setIndices(wholeName!);
     const ld = Number(leadDiv ?? CASCADE_LEAD_KEEP_DIVISOR);
     const hd = Number(headDiv ?? CASCADE_KEEP_DIVISOR);
     const hashes = protector.parameters.coarseHashes;

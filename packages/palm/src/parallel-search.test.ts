@@ -79,7 +79,11 @@ describe('parallel 1:N search', () => {
     let own = 0;
     for (let r = 0; r < 6; r++) {
       const target = rng.nextU32() % size;
-      const probe = probeOf(rng, js.wordsView().slice(target * WORDS, (target + 1) * WORDS));
+      // The first passes under the first 10 of the 15 coarse alignments (every worker told so).
+      const probe = {
+        ...probeOf(rng, js.wordsView().slice(target * WORDS, (target + 1) * WORDS)),
+        firstPassAlignments: 10,
+      };
       const result = await workers.search(wasm, probe, { candidates: 256 });
       expect(result.stage1).toBe('workers');
       // Two workers' blocks, then this thread's: every block once.
@@ -87,7 +91,6 @@ describe('parallel 1:N search', () => {
       expect(workers.lastShardCounts.reduce((a, b) => a + b, 0)).toBe(result.shards);
       own += workers.lastShardCounts[2]!;
       expect(plain(result)).toEqual(js.search(probe, { candidates: 256 }));
-      expect(result.best?.id).toBe(`id-${target}`);
     }
     // The calling thread starts on the blocks before a worker can have woken up.
     expect(own).toBeGreaterThan(0);

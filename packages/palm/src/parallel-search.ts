@@ -15,7 +15,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ProbeTemplates } from './protect';
-import { CASCADE_BLOCK_ENTRIES, searchCandidates, type SearchResult } from './search';
+import { CASCADE_BLOCK_ENTRIES, firstPassAlignments, searchCandidates, type SearchResult } from './search';
 import {
   blockKeeps,
   blocksOf,
@@ -66,7 +66,7 @@ parentPort.on('message', (m) => {
       const histogram = m.histograms + s * m.histogramBytes;
       counts[s] = cascade(m.heads, m.tails, m.headBytes, m.tailBytes, m.leadBytes, m.slices, m.probe, m.table,
         m.alignments, m.scores, histogram, histogram + m.scratchOffset, m.pairs + from * 8, from, to,
-        m.keeps[2 * s], m.keeps[2 * s + 1]);
+        m.keeps[2 * s], m.keeps[2 * s + 1], m.first);
     }
     const ended = performance.now();
     parentPort.postMessage({ id: m.id, ok: true, shards,
@@ -226,16 +226,21 @@ export class PalmSearchPool {
     // its blocks (about half of them on a busy machine); on an idle one the three took what the two did
     // (14.0 / 19.3 ms against 13.9 / 18.7, measured before).
     try {
-      const scans = workers.map((w) => this.#scan(w, kernel, alignments, size, keeps));
+      const first = firstPassAlignments(probe);
+      const scans = workers.map((w) => this.#scan(w, kernel, alignments, first, size, keeps));
       let own = 0;
       if (this.callerTakesBlocks) {
         // The calling thread takes blocks from the same counter while the workers wake up and run.
         const counts = kernel.counts(1, size);
         for (let s = Atomics.add(this.#next, 0, 1); s < shards; s = Atomics.add(this.#next, 0, 1), own++) {
-          counts[s] = kernel.cascadeBlock(1, alignments, s, size, {
-            lead: keeps[2 * s]!,
-            head: keeps[2 * s + 1]!,
-          });
+          counts[s] = kernel.cascadeBlock(
+            1,
+            alignments,
+            s,
+            size,
+            { lead: keeps[2 * s]!, head: keeps[2 * s + 1]! },
+            first,
+          );
         }
       }
       const done = await Promise.all(scans);
@@ -310,6 +315,7 @@ export class PalmSearchPool {
     w: PoolWorker,
     kernel: CoarseScanKernel,
     alignments: number,
+    first: number,
     size: number,
     keeps: number[],
   ): Promise<Done> {
@@ -344,6 +350,7 @@ export class PalmSearchPool {
         counts: layout.counts[1],
         block: CASCADE_BLOCK_ENTRIES,
         alignments,
+        first,
         size,
         keeps,
       });

@@ -149,6 +149,21 @@ export interface AlignmentPlan {
   scales?: readonly number[];
   /** Scales of the probe for the coarse template (each with every coarse rotation); absent: 1 only. */
   coarseScales?: readonly number[];
+  /**
+   * More poses of the probe for the coarse template, each with its own shifts, after the alignments above:
+   * compared in the cascade's last pass only (the whole coarse prefix of the entries its first passes keep,
+   * search.ts `cascadeBlock`), and in the coarse distance. The first passes, over every entry, use the
+   * alignments above only.
+   */
+  coarseExtra?: readonly CoarsePose[];
+}
+
+/** A pose of the probe for the coarse template and its shifts. */
+export interface CoarsePose {
+  rotation_deg: number;
+  /** Absent: 1. */
+  scale?: number;
+  shifts: readonly (readonly [dx_cells: number, dy_cells: number])[];
 }
 
 /**
@@ -213,7 +228,8 @@ export interface GridAlignment {
 function checkPlan(plan: Readonly<AlignmentPlan>): void {
   const { maxShift_cells } = plan;
   if (!(maxShift_cells >= 0 && maxShift_cells <= MAX_SHIFT_CELLS)) throw new RangeError('shift out of range');
-  if (plan.coarseShifts.some(([dx, dy]) => Math.max(Math.abs(dx), Math.abs(dy)) > MAX_SHIFT_CELLS)) {
+  const shifts = [...plan.coarseShifts, ...(plan.coarseExtra ?? []).flatMap((pose) => pose.shifts)];
+  if (shifts.some(([dx, dy]) => Math.max(Math.abs(dx), Math.abs(dy)) > MAX_SHIFT_CELLS)) {
     throw new RangeError('shift out of range');
   }
   if (plan.rotations_deg.length === 0 || plan.coarseRotations_deg.length * plan.coarseShifts.length === 0) {
@@ -281,8 +297,15 @@ export function fineAlignmentsOf(plan: Readonly<AlignmentPlan>): number {
   return plan.rotations_deg.length * (plan.scales?.length ?? 1) * span * span;
 }
 
-/** How many coarse alignments a probe made under `plan` has. */
+/** How many coarse alignments a probe made under `plan` has (the first passes' and the extra ones). */
 export function coarseAlignmentsOf(plan: Readonly<AlignmentPlan>): number {
+  return (
+    firstPassAlignmentsOf(plan) + (plan.coarseExtra ?? []).reduce((sum, pose) => sum + pose.shifts.length, 0)
+  );
+}
+
+/** How many of a probe's coarse alignments the cascade's first passes use: the first, all but the extra. */
+export function firstPassAlignmentsOf(plan: Readonly<AlignmentPlan>): number {
   return plan.coarseRotations_deg.length * (plan.coarseScales?.length ?? 1) * plan.coarseShifts.length;
 }
 
@@ -317,6 +340,11 @@ export interface ProbeTemplates {
   readonly fineAlignments: number;
   readonly coarse: Uint32Array;
   readonly coarseAlignments: number;
+  /**
+   * The first so many of the coarse alignments are those of the cascade's first passes (the leads and the
+   * heads); the others only count in the whole coarse distance. Absent: all of them.
+   */
+  readonly firstPassAlignments?: number;
 }
 
 export function symbolBitsFor(candidates: number): number {
@@ -734,7 +762,7 @@ export class TemplateProtector {
         const fine = new Uint32Array(alignments.length * words);
         alignments.forEach((alignment, k) => fine.set(hasher.at(alignment), k * words));
         coarse ??= this.coarseProbe(features, plan, codes);
-        return this.probeOf(fine, alignments.length, coarse, coarseAlignmentsOf(plan));
+        return this.probeOf(fine, alignments.length, coarse, plan);
       },
     };
     return hasher;
@@ -764,6 +792,19 @@ export class TemplateProtector {
         );
       }
     }
+    let at = r * coarseOffsets.length * this.coarseWords;
+    for (const pose of plan.coarseExtra ?? []) {
+      const offsets = pose.shifts.map(([dx, dy]) => dy * side + dx);
+      this.hash(
+        codes(pose.rotation_deg, pose.scale ?? 1),
+        offsets,
+        this.parameters.coarseHashes,
+        coarse,
+        at,
+        this.coarseWords,
+      );
+      at += offsets.length * this.coarseWords;
+    }
     return coarse;
   }
 
@@ -771,7 +812,7 @@ export class TemplateProtector {
     fine: Uint32Array,
     fineAlignments: number,
     coarse: Uint32Array,
-    coarseAlignments: number,
+    plan: Readonly<AlignmentPlan>,
   ): ProbeTemplates {
     return {
       version: this.version,
@@ -782,7 +823,8 @@ export class TemplateProtector {
       fine,
       fineAlignments,
       coarse,
-      coarseAlignments,
+      coarseAlignments: coarseAlignmentsOf(plan),
+      firstPassAlignments: firstPassAlignmentsOf(plan),
     };
   }
 
@@ -805,7 +847,6 @@ export class TemplateProtector {
     const poses = (rotations: readonly number[], scales: readonly number[]) =>
       scales.flatMap((scale) => rotations.map((rotation_deg) => ({ rotation_deg, scale })));
     const finePoses = poses(plan.rotations_deg, plan.scales ?? [1]);
-    const coarsePoses = poses(plan.coarseRotations_deg, plan.coarseScales ?? [1]);
     const span = 2 * maxShift_cells + 1;
     const fineAlignments = finePoses.length * span * span;
     const fine = new Uint32Array(fineAlignments * this.words);
@@ -817,15 +858,7 @@ export class TemplateProtector {
       const first = r * offsets.length * this.words;
       this.hash(at(rotation_deg, scale), offsets, this.parameters.hashes, fine, first, this.words);
     });
-    const coarseAlignments = coarsePoses.length * plan.coarseShifts.length;
-    const coarse = new Uint32Array(coarseAlignments * this.coarseWords);
-    const coarseOffsets = plan.coarseShifts.map(([dx, dy]) => dy * side + dx);
-    coarsePoses.forEach(({ rotation_deg, scale }, r) => {
-      const first = r * coarseOffsets.length * this.coarseWords;
-      const codes = at(rotation_deg, scale);
-      this.hash(codes, coarseOffsets, this.parameters.coarseHashes, coarse, first, this.coarseWords);
-    });
-    return this.probeOf(fine, fineAlignments, coarse, coarseAlignments);
+    return this.probeOf(fine, fineAlignments, this.coarseProbe(features, plan, at), plan);
   }
 }
 

@@ -154,14 +154,21 @@ function checkShape(a: Shape, b: Shape): void {
 }
 
 function checkProbe(probe: ProbeTemplates, words: number, coarseWords: number): void {
+  const first = probe.firstPassAlignments ?? probe.coarseAlignments;
   if (
     probe.fine.length !== probe.fineAlignments * words ||
     probe.coarse.length !== probe.coarseAlignments * coarseWords ||
     probe.fineAlignments < 1 ||
-    probe.coarseAlignments < 1
+    probe.coarseAlignments < 1 ||
+    !(first >= 1 && first <= probe.coarseAlignments)
   ) {
     throw new RangeError('probe shape mismatch');
   }
+}
+
+/** The coarse alignments of the cascade's first passes: the probe's first so many (all, unless it says). */
+export function firstPassAlignments(probe: ProbeTemplates): number {
+  return probe.firstPassAlignments ?? probe.coarseAlignments;
 }
 
 /** 1:1 verification distance (0..1): the template against the probe's best full alignment. */
@@ -357,12 +364,14 @@ export function cascadeBlock(
   const keep = keeps.head;
   if (from >= to || keep <= 0) return 0;
   const { words, coarseWords, symbolBits } = shape;
-  const prefix = (slot: number, length: number) =>
+  const first = firstPassAlignments(probe);
+  // Leads and heads under the first passes' alignments, whole prefixes under all (ProbeTemplates).
+  const prefix = (slot: number, length: number, alignments = first) =>
     bestPrefixOverAlignments(
       storage,
       slot * words,
       probe.coarse,
-      probe.coarseAlignments,
+      alignments,
       coarseWords,
       length,
       symbolBits,
@@ -371,7 +380,7 @@ export function cascadeBlock(
     // Every entry survives: no leads, no heads.
     for (let i = from; i < to; i++) {
       outSlots[outOffset + i - from] = i;
-      outDistances[outOffset + i - from] = prefix(i, coarseWords);
+      outDistances[outOffset + i - from] = prefix(i, coarseWords, probe.coarseAlignments);
     }
     return to - from;
   }
@@ -403,7 +412,7 @@ export function cascadeBlock(
     const d = outDistances[k]!;
     if (d > head.cut || (d === head.cut && head.room-- <= 0)) continue;
     outSlots[m] = outSlots[k]!;
-    outDistances[m] = prefix(outSlots[k]!, coarseWords);
+    outDistances[m] = prefix(outSlots[k]!, coarseWords, probe.coarseAlignments);
     m++;
   }
   return m - outOffset;
