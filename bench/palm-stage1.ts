@@ -165,6 +165,9 @@ const SETS: Record<string, { rotations: number[]; scales: number[]; shifts: [num
   r16: { rotations: [-16, 16], scales: [1], shifts: diagonals(1) },
   r4: { rotations: [-4, 4], scales: [1], shifts: diagonals(1) },
   sc: { rotations: [-8, 0, 8], scales: [0.92, 1.08], shifts: [[0, 0]] },
+  r16c: { rotations: [-16, 16], scales: [1], shifts: [[0, 0]] },
+  r12d: { rotations: [-12, 12], scales: [1], shifts: diagonals(1) },
+  r16x: { rotations: [-16, 16], scales: [1], shifts: cross(1) },
   all: { rotations: ROTATIONS, scales: SCALES, shifts: SHIFTS },
 };
 

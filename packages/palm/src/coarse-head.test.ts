@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { bilinear, extractFeatures } from './features';
+import { bilinear, extractFeatures, type PalmFeatures } from './features';
 import {
   coarseHeadHashes,
+  DEFAULT_ALIGNMENT_PLAN,
   DEFAULT_PROTECTION,
   TemplateProtector,
   VERSION_2_PROTECTION,
+  type AlignmentPlan,
   type ProbeTemplates,
 } from './protect';
 import { createRng } from './random';
-import { cascadeHeadWords, CASCADE_MIN_GALLERY, symbolMismatches } from './search';
+import { cascadeHeadWords, CASCADE_MIN_GALLERY, coarseDistance, symbolMismatches } from './search';
 import { createIdentity, renderSample } from './synthetic';
 import { WasmPalmGallery } from './wasm-search';
 
@@ -134,5 +136,47 @@ describe('templates of version 3: the coarse prefix head smoothed apart', () => 
         expect(result.best?.id).toBe(`palm-${i}`);
       }
     }
+  });
+});
+
+describe("the coarse prefix's extra alignments (the cascade's last pass)", () => {
+  const enrolled = features.map((f) => current.enrol(f));
+  const firstOnly = { ...DEFAULT_ALIGNMENT_PLAN, coarseExtra: [] };
+  /** Copies posed beyond the first passes' alignments: turned 16°, or moved 2 cells (8 px) along an axis. */
+  const BEYOND: [rotation_deg: number, dx: number, dy: number, scale: number][] = [
+    [16, 0, 0, 1],
+    [-15, 3, -2, 1.02],
+    [0, 8, 0, 1],
+    [8, 0, -8, 1],
+  ];
+
+  it('are compared after the first passes ones, in the coarse distance only', () => {
+    const probe = current.probe(features[0]!);
+    expect(probe.firstPassAlignments).toBe(15);
+    expect(probe.coarseAlignments).toBe(37);
+    const first = current.probe(features[0]!, firstOnly);
+    expect(first.coarseAlignments).toBe(15);
+    expect(probe.coarse.subarray(0, 15 * current.coarseWords)).toEqual(first.coarse);
+  });
+
+  it('bring such copies closer in the coarse distance, further than other palms are', () => {
+    // Only the coarse alignments count here: one full alignment is hashed.
+    const coarseProbe = (f: PalmFeatures, plan: Readonly<AlignmentPlan>) =>
+      current.prober(f, plan).probe([{ r: 3, s: 1, dx: 0, dy: 0 }]);
+    let gained = 0;
+    for (const [rotation_deg, dx, dy, scale] of BEYOND) {
+      for (let i = 0; i < MATES; i++) {
+        const f = extractFeatures(warp(palms[i]!, rotation_deg, dx, dy, scale), SIZE);
+        const probe = coarseProbe(f, DEFAULT_ALIGNMENT_PLAN);
+        const withExtra = coarseDistance(enrolled[i]!, probe);
+        const without = coarseDistance(enrolled[i]!, coarseProbe(f, firstOnly));
+        expect(withExtra).toBeLessThanOrEqual(without);
+        gained += without - withExtra;
+        const others = enrolled.slice(MATES).map((e) => coarseDistance(e, probe));
+        expect(withExtra).toBeLessThan(Math.min(...others));
+      }
+    }
+    // Measured: 0.18 closer on average.
+    expect(gained / (BEYOND.length * MATES)).toBeGreaterThan(0.05);
   });
 });

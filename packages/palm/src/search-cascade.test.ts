@@ -122,7 +122,7 @@ describe("stage 1's cascade", () => {
         expect(k < 0 || expected.distances[k] === 0).toBe(true);
       }
       // Without the first-pass limit, the copy at any alignment keeps entry 1.
-      const all = { ...probe, firstPassAlignments: undefined };
+      const all: ProbeTemplates = { ...base, coarse };
       expect(plain(wasm.stage1(all, 64)).slots).toContain(1);
     }
     expect(keptByFirst).toBe(3);
