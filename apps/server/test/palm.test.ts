@@ -4,7 +4,7 @@ import { verifyReceipt } from '@hasta/tlog/receipt';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { palmPayLimits } from '../src/env';
-import { VERSION_1_PROTECTION, VERSION_2_PROTECTION } from '@hasta/palm/protect';
+import { VERSION_1_PROTECTION } from '@hasta/palm/protect';
 import { palmKeyFrom } from '../src/palm/palm-keys';
 import { takePalmPayment, type PalmPaymentDeps } from '../src/palm/take-palm-payment';
 import { mirrorFrame, PalmNotRecognisedError, PalmService } from '../src/palm/palm-service';
@@ -684,33 +684,6 @@ describe(`palm registration and payment on ${testDatabaseKind}`, () => {
     const after = new PalmService(db, { current: newKey, previous: undefined }, options);
     await after.init();
     expect((await after.identify(scanOf(13, [8, 9, 10]))).userId).toBe(user.user.id);
-  });
-
-  it('recognises a palm registered as a version-2 template (before the coarse head was smoothed apart) and re-makes it', async () => {
-    const db = test.database.db;
-    const options = { demoMode: true, maxPaymentPaise: 500_000n };
-    const secret = 'w'.repeat(40);
-    const version2 = palmKeyFrom(secret, VERSION_2_PROTECTION);
-    const current = palmKeyFrom(secret);
-    expect(version2.keyIdHex).not.toBe(current.keyIdHex);
-    const user = await registerUser(test.app, test.database);
-    const before = new PalmService(db, { current: version2, previous: undefined }, options);
-    await before.init();
-    await before.enrol(user.user.id, 'right', scanOf(17, [0, 1, 2]));
-    const stored = () =>
-      db
-        .selectFrom('palm_templates')
-        .selectAll()
-        .where('user_id', '=', user.user.id)
-        .executeTakeFirstOrThrow();
-    expect((await stored()).key_id).toBe(version2.keyIdHex);
-    const withoutLegacy = new PalmService(db, { current, previous: undefined }, options);
-    await withoutLegacy.init();
-    await expect(withoutLegacy.identify(scanOf(17, [5, 6, 7]))).rejects.toThrow(messages.palmNotRecognised);
-    const upgrading = new PalmService(db, { current, previous: undefined, legacy: [version2] }, options);
-    await upgrading.init();
-    expect((await upgrading.identify(scanOf(17, [5, 6, 7]))).userId).toBe(user.user.id);
-    expect((await stored()).key_id).toBe(current.keyIdHex);
   });
 
   it('recognises a palm registered as a version-1 template and re-makes it as the current version', async () => {

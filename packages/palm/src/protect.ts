@@ -63,16 +63,10 @@ export interface ProtectionParameters {
 }
 
 /**
- * Templates of version 3 (issue 26): the coarse prefix is hashed from responses smoothed by 0.8 cells, as in
- * version 2, except its head (the first 256 symbols, which the cascade's first passes compare against every
- * entry) from responses smoothed by 2.4 cells. Measured on model A through the camera model (bench/palm-stage1.ts,
- * medium, 200 identities, 400 fused payment scans, 30,000 impostor pairs, seed 7): with the same 15 coarse
- * alignments the cascade's first passes lose 1.75 % of mates (version 2: 4.25 %) and stage 1 as a whole 5.25 %
- * at the shortlist of 1,024 at N = 10^6 (version 2: 8.25 %); on seed 11, 2.0 % / 5.5 % (version 2: 3.25 % /
- * 7.5 %). A head smoothed by 1.6 cells: 2.75 % / 7.75 %, by 3.2: 3.25 % / 6.0 % (seed 7). Stage 2 compares
- * these symbols too: its fused FNMR at the impostor fit's 1e-9 went from 9.0 % to 11.5 % on seed 7 and from
- * 11.5 % to 9.75 % on seed 11 (bench/palm-tune.ts; no change beyond the noise of 400 mated pairs). The head is
- * the first 256 symbols only: every symbol after it is version 2's.
+ * Templates of version 2 (issue 26): the coarse prefix is hashed from responses smoothed by 0.8 cells, which
+ * on model A through the camera model (bench/palm-tune.ts, medium) cut stage 1's genuine miss at the
+ * shortlist of N = 10^6 from about 20 % to 11 % with the same 15 coarse alignments (0.6 cells: 12.5 %,
+ * 1.3: 12.3 %).
  */
 export const DEFAULT_PROTECTION: Readonly<ProtectionParameters> = {
   hashes: 1024,
@@ -80,22 +74,20 @@ export const DEFAULT_PROTECTION: Readonly<ProtectionParameters> = {
   candidates: 4,
   taps: 4,
   coarseSmooth_cells: 0.8,
-  coarseHeadSmooth_cells: 2.4,
 };
 
 /**
- * Templates of version 2 (issue 26): the coarse prefix is hashed from responses smoothed by 0.8 cells, which
- * on model A through the camera model (bench/palm-tune.ts, medium) cut stage 1's genuine miss at the
- * shortlist of N = 10^6 from about 20 % to 11 % with the same 15 coarse alignments (0.6 cells: 12.5 %,
- * 1.3: 12.3 %). Still read, parsed and matched (the server keeps a protector of these parameters beside the
- * current one, as for version 1), never made for new palms.
+ * Templates of version 3, not made by default: version 2's, except the coarse prefix's head (its first 256
+ * symbols) hashed from responses smoothed by 2.4 cells. On model A through the camera model (medium, 400
+ * fused payment scans, seeds 7 and 11) stage 1 at N = 10^6 lost fewer mates with it (bench/palm-stage1.ts,
+ * the plan's 15 coarse alignments: 5.25 % / 5.5 % against 8.25 % / 7.5 %), but stage 2 compares those symbols
+ * too and lost more (bench/palm-tune.ts, fused FNMR at the impostor fit's 1e-9: 11.5 % / 9.75 % against
+ * 9.0 % / 5.0 %; its impostor tail widens): a net loss while stage 2 reads the whole template. For
+ * experiments (bench/palm-tune.ts --protection '{"coarseHeadSmooth_cells":2.4}').
  */
-export const VERSION_2_PROTECTION: Readonly<ProtectionParameters> = {
-  hashes: 1024,
-  coarseHashes: 512,
-  candidates: 4,
-  taps: 4,
-  coarseSmooth_cells: 0.8,
+export const HEAD_SMOOTHED_PROTECTION: Readonly<ProtectionParameters> = {
+  ...DEFAULT_PROTECTION,
+  coarseHeadSmooth_cells: 2.4,
 };
 
 /**
@@ -126,7 +118,10 @@ export function templateVersionOf(parameters: Readonly<ProtectionParameters>): T
   return (parameters.coarseHeadSmooth_cells ?? 0) > 0 ? 3 : 2;
 }
 
-/** Template versions this code makes and reads (header byte 10: 0 for version 1, else the version). */
+/**
+ * Template versions this code makes (header byte 10: 0 for version 1, else the version). Version 3
+ * (HEAD_SMOOTHED_PROTECTION) is for experiments: parseTemplate does not read it, no server stores it.
+ */
 export type TemplateVersion = 1 | 2 | 3;
 
 /** Symbols of the coarse prefix's head: its first half (search.ts `cascadeHeadWords`). */
@@ -175,14 +170,16 @@ export interface CoarsePose {
  *
  * Stage 1 (the coarse prefix over the whole gallery) keeps 15 alignments for the cascade's first passes over
  * every entry, its cost at N = 10^6: 3 rotations (−8°, 0, 8°; was ±6°) × 5 shifts (none and the four
- * diagonals); its prefix is hashed from smoothed responses (DEFAULT_PROTECTION.coarseSmooth_cells, and its
- * head coarseHeadSmooth_cells) so that it tolerates what lies between them. The whole prefixes of the 1/32 of
- * entries those passes keep are compared under 22 more (coarseExtra): shifts of 2 cells along each axis at
- * the 3 rotations, and ±16° with the same 5 shifts. Measured on model A through the camera model
- * (bench/palm-stage1.ts, medium, version 3 templates, 400 fused payment scans, seeds 7 and 11): stage 1 at
- * the shortlist of 1,024 at N = 10^6 loses 2.25 % / 2.75 % of mates against 5.25 % / 5.5 % without them (the
- * two-cell shifts alone: 4.0 % on seed 7, ±16° alone: 3.5 %; ±12° instead of ±16°: 2.5 % / 2.5 %); nearly
- * all that is left is lost in the first passes. They add about 12 % to a search's CPU time at 10^6.
+ * diagonals); its prefix is hashed from smoothed responses (DEFAULT_PROTECTION.coarseSmooth_cells) so that it
+ * tolerates what lies between them. The whole prefixes of the 1/32 of entries those passes keep are compared
+ * under 22 more (coarseExtra): shifts of 2 cells along each axis at the 3 rotations, and ±16° with the same 5
+ * shifts. Measured on model A through the camera model (bench/palm-stage1.ts, medium, 400 fused payment
+ * scans, seeds 7 and 11): stage 1 at the shortlist of 1,024 at N = 10^6 loses 5.25 % / 4.0 % of mates
+ * against 8.25 % / 7.5 % without them; the shortlist alone (the whole prefixes' normal-fit estimate) 1.75 % /
+ * 1.75 % against 7.0 % / 6.25 %, so most of what is left is lost in the first passes (4.25 % / 3.25 %). With
+ * the head smoothed apart (HEAD_SMOOTHED_PROTECTION; seed 7): the two-cell shifts alone 4.0 %, ±16° alone
+ * 3.5 %, ±12° instead of ±16° as good. They add about 12 % to a search's CPU time at 10^6
+ * (bench/palm-search-speed.ts).
  */
 export const DEFAULT_ALIGNMENT_PLAN: Readonly<AlignmentPlan> = {
   rotations_deg: [-15, -10, -5, 0, 5, 10, 15],
@@ -924,7 +921,7 @@ export function parseTemplate(bytes: Uint8Array): ProtectedTemplate {
     kindByte === undefined ||
     kindByte >= KIND_BYTES.length ||
     ![1, 2, 4].includes(symbolBits) ||
-    ![0, 2, 3].includes(bytes[10]!) ||
+    ![0, 2].includes(bytes[10]!) ||
     bytes[11] !== 0 ||
     hashes % 32 !== 0 ||
     coarseHashes % 32 !== 0 ||

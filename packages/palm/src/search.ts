@@ -258,17 +258,16 @@ export const CASCADE_BLOCK_ENTRIES = 16_384;
  */
 export const CASCADE_KEEP_DIVISOR = 32;
 /**
- * Each block first keeps the best 1/16 of its leads (the first 128 symbols; and at least what the heads keep)
+ * Each block first keeps the best 1/8 of its leads (the first 128 symbols; and at least what the heads keep)
  * and compares the heads of those only: a lead is half a head's popcounts, so the pass over every entry
- * costs about half as much. With version 2 templates (`npm run bench:palm`, medium) keeping 1/8 added 0.12
- * percentage points to the shortlist's miss rate at N = 10^6 for single captures and none for fused scans,
- * against 0.04 keeping 1/4, and 1/16 added 0.59; bench/palm-stage1.ts (model A, medium, fused) measured 1/16
- * against 1/8 at +1.5 and +0.5 points on seeds 7 and 11. Version 3's head, smoothed apart
- * (protect.ts DEFAULT_PROTECTION), keeps the mates' leads among the best: with it stage 1 as a whole (the
- * plan's extra coarse alignments included) lost 2.0 % / 3.0 % of mates at 1/16 against 2.25 % / 2.75 % at
- * 1/8, and the search's CPU time at 10^6 fell by about 8 % (bench/palm-search-speed.ts).
+ * costs about half as much. Measured by `npm run bench:palm` on the medium setting, the cascade then adds
+ * 0.12 percentage points to the shortlist's miss rate at N = 10^6 for single captures and none for fused
+ * scans (the server's), against 0.04 keeping 1/4 and 0.02 with the heads alone; 1/16 would add 0.59. Keeping
+ * 1/8 rather than 1/4 takes about 5 ms off stage 1 on one thread at 10^6 (decision 016). Measured again by
+ * bench/palm-stage1.ts (model A, medium, fused, seeds 7 and 11, the plan's extra coarse alignments): 1/16
+ * lost 1.75 and 1.25 points more of the mates for about 8 % less CPU per search.
  */
-export const CASCADE_LEAD_KEEP_DIVISOR = 16;
+export const CASCADE_LEAD_KEEP_DIVISOR = 8;
 
 /** Words of the coarse template's head, which the cascade's second pass compares: the first half. */
 export function cascadeHeadWords(coarseWords: number): number {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFeatures } from './features';
-import {
-  parseTemplate,
-  serializeTemplate,
-  TemplateProtector,
-  VERSION_1_PROTECTION,
-  VERSION_2_PROTECTION,
-} from './protect';
+import { parseTemplate, serializeTemplate, TemplateProtector, VERSION_1_PROTECTION } from './protect';
 import { verifyDistance } from './search';
 import { createIdentity, renderSample } from './synthetic';
 
@@ -15,25 +9,20 @@ const features = extractFeatures(renderSample(createIdentity(77, 1), 0, 'easy'),
 
 describe('template versions', () => {
   const current = new TemplateProtector(KEY);
-  const version2 = new TemplateProtector(KEY, VERSION_2_PROTECTION);
   const version1 = new TemplateProtector(KEY, VERSION_1_PROTECTION);
 
   it('marks the version in header byte 10 (0 for version 1, as before it had a use) and reads it back', () => {
-    const v3 = current.enrol(features);
-    const v2 = version2.enrol(features);
+    const v2 = current.enrol(features);
     const v1 = version1.enrol(features);
-    expect([current.version, version2.version, version1.version]).toEqual([3, 2, 1]);
-    expect(serializeTemplate(v3)[10]).toBe(3);
+    expect([current.version, version1.version]).toEqual([2, 1]);
     expect(serializeTemplate(v2)[10]).toBe(2);
     expect(serializeTemplate(v1)[10]).toBe(0);
-    expect(parseTemplate(serializeTemplate(v3))).toEqual(v3);
     expect(parseTemplate(serializeTemplate(v2))).toEqual(v2);
     expect(parseTemplate(serializeTemplate(v1))).toEqual(v1);
-    // The versions hash different codes into the coarse prefix (version 3 into its head).
+    // The two versions hash different codes into the coarse prefix.
     expect(v2.words.slice(0, 32)).not.toEqual(v1.words.slice(0, 32));
-    expect(v3.words.slice(0, 16)).not.toEqual(v2.words.slice(0, 16));
     const unknown = serializeTemplate(v2);
-    unknown[10] = 4;
+    unknown[10] = 3;
     expect(() => parseTemplate(unknown)).toThrow('unsupported palm template header');
   });
 
@@ -41,13 +30,8 @@ describe('template versions', () => {
     expect(current.keyId).not.toEqual(version1.keyId);
     expect(() => verifyDistance(version1.enrol(features), current.probe(features))).toThrow();
     expect(() => verifyDistance(current.enrol(features), version1.probe(features))).toThrow();
-    expect(current.keyId).not.toEqual(version2.keyId);
-    expect(version2.keyId).not.toEqual(version1.keyId);
-    expect(() => verifyDistance(version2.enrol(features), current.probe(features))).toThrow();
-    expect(() => verifyDistance(current.enrol(features), version2.probe(features))).toThrow();
     // Each version matches its own.
     expect(verifyDistance(version1.enrol(features), version1.probe(features))).toBe(0);
-    expect(verifyDistance(version2.enrol(features), version2.probe(features))).toBe(0);
     expect(verifyDistance(current.enrol(features), current.probe(features))).toBe(0);
   });
 });

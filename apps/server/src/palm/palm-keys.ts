@@ -3,7 +3,6 @@ import {
   DEFAULT_PROTECTION,
   TemplateProtector,
   VERSION_1_PROTECTION,
-  VERSION_2_PROTECTION,
   type ProtectionParameters,
 } from '@hasta/palm/protect';
 import type { Kysely } from 'kysely';
@@ -43,8 +42,7 @@ export interface PalmKeys {
   /** During a rotation: palms enrolled under it are still recognised and re-made under `current` on use. */
   previous: PalmKey | undefined;
   /**
-   * Templates of an earlier version (1, before issue 26; 2, before the coarse prefix's head was smoothed
-   * apart) under the current or previous secret: recognised
+   * Templates of an earlier version (1, before issue 26) under the current or previous secret: recognised
    * with probes of their own version, and re-made under `current` from the scan that matched, as a previous
    * key's are (decision 014's rotation).
    */
@@ -67,9 +65,6 @@ export async function loadPalmKeys(db: Kysely<Schema>, env: Env): Promise<PalmKe
   return {
     current: palmKeyFrom(secret),
     previous: env.PALM_PREVIOUS_KEY === undefined ? undefined : palmKeyFrom(env.PALM_PREVIOUS_KEY),
-    legacy: secrets.flatMap((s) => [
-      palmKeyFrom(s, VERSION_1_PROTECTION),
-      palmKeyFrom(s, VERSION_2_PROTECTION),
-    ]),
+    legacy: secrets.map((s) => palmKeyFrom(s, VERSION_1_PROTECTION)),
   };
 }
