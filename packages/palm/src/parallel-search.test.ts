@@ -70,9 +70,10 @@ describe('parallel 1:N search', () => {
     expect(workers.failure).toBeUndefined();
   });
 
-  it('finds the same with the calling thread taking blocks beside the workers (the default)', async () => {
+  it('finds the same with the calling thread taking blocks beside the workers (not the default)', async () => {
     const rng = createRng(24);
-    const workers = pool({ threads: 2, parallelFrom: 1 });
+    expect(pool({ threads: 2, parallelFrom: 1 }).callerTakesBlocks).toBe(false);
+    const workers = pool({ threads: 2, parallelFrom: 1, callerTakesBlocks: true });
     expect(workers.callerTakesBlocks).toBe(true);
     const size = 3 * CASCADE_BLOCK_ENTRIES + 101;
     const { js, wasm } = twinGalleries(rng, SHAPE, size);

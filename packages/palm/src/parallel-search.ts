@@ -114,8 +114,10 @@ export class PalmSearchPool {
   /** Galleries smaller than this search on the calling thread. */
   readonly parallelFrom: number;
   /**
-   * Whether the calling thread takes blocks of stage 1 too, beside the workers (default): the search then
-   * holds its event loop for the blocks it runs, and needs no worker to be scheduled to make progress.
+   * Whether the calling thread takes blocks of stage 1 too, beside the workers: the search then holds its
+   * event loop for the blocks it runs (about 20 ms a search at 10^6 on a busy 2-core machine), and needs no
+   * worker to be scheduled to make progress. Off by default: the server's event loop stays free while the
+   * workers search (decision 016); on a busy machine it cut the p95 at 10^6 from 76 to 56 ms (bench/palm-search-speed.ts).
    */
   readonly callerTakesBlocks: boolean;
   #workers: PoolWorker[] | undefined;
@@ -138,7 +140,7 @@ export class PalmSearchPool {
   constructor(options: { threads?: number; parallelFrom?: number; callerTakesBlocks?: boolean } = {}) {
     this.threads = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
     this.parallelFrom = options.parallelFrom ?? DEFAULT_PARALLEL_FROM;
-    this.callerTakesBlocks = options.callerTakesBlocks ?? true;
+    this.callerTakesBlocks = options.callerTakesBlocks ?? false;
   }
 
   /** Why the workers stopped being used, if they failed. */
