@@ -61,8 +61,11 @@ export function cascadeStage1Misses(
     let whole = Infinity;
     for (let a = 0; a < shape.coarseAlignments; a++) {
       const at = a * shape.coarseWords;
-      lead = Math.min(lead, symbolMismatches(stored, 0, probe, at, leadWords, protector.symbolBits));
-      head = Math.min(head, symbolMismatches(stored, 0, probe, at, headWords, protector.symbolBits));
+      // Leads and heads under the first passes' alignments only, whole prefixes under all.
+      if (a < shape.firstPassAlignments) {
+        lead = Math.min(lead, symbolMismatches(stored, 0, probe, at, leadWords, protector.symbolBits));
+        head = Math.min(head, symbolMismatches(stored, 0, probe, at, headWords, protector.symbolBits));
+      }
       whole = Math.min(
         whole,
         symbolMismatches(stored, 0, probe, at, shape.coarseWords, protector.symbolBits),

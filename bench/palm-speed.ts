@@ -73,8 +73,10 @@ export async function speedSections(
       `(smaller ones compare every whole prefix): per block of ${CASCADE_BLOCK_ENTRIES.toLocaleString('en-US')} entries, the ` +
       `lead of every coarse prefix (${(cascadeLeadWords(shape.coarseWords) * 4).toString()} bytes), the head ` +
       `(${(cascadeHeadWords(shape.coarseWords) * 4).toString()} bytes) for the best 1/${CASCADE_LEAD_KEEP_DIVISOR} of ` +
-      `the block by their leads, then the whole prefix for the best 1/${CASCADE_KEEP_DIVISOR} of the block by those ` +
-      `heads. ${input.runs} probes ` +
+      `the block by their leads (both under the probe's first ${shape.firstPassAlignments} coarse alignments), then ` +
+      `the whole prefix for the best 1/${CASCADE_KEEP_DIVISOR} of the block by those heads (under all ` +
+      `${shape.coarseAlignments}). With 2 workers the calling thread takes blocks too (\`callerTakesBlocks\`). ` +
+      `${input.runs} probes ` +
       `per cell, each path in its own loop; the three gave the same best and second ids and distances on every ` +
       `probe (checked each run). ` +
       `Plain scan: XOR of every word of the gallery (${shape.words * 4} bytes per entry; stage 1 streams the ` +

@@ -126,6 +126,8 @@ export interface Layout {
   coarseWords: number;
   fineAlignments: number;
   coarseAlignments: number;
+  /** The first so many coarse alignments are those of the cascade's first passes (ProbeTemplates). */
+  firstPassAlignments: number;
   /** The unprotected baseline's probe poses (each rotation × scale of the plan; the shifts in codeDistance). */
   poses: number;
 }
@@ -140,6 +142,7 @@ export function layout(protector: TemplateProtector): Layout {
     coarseWords: protector.coarseWords,
     fineAlignments: probe.fineAlignments,
     coarseAlignments: probe.coarseAlignments,
+    firstPassAlignments: probe.firstPassAlignments ?? probe.coarseAlignments,
     poses: POSES.length,
   };
 }
@@ -181,6 +184,7 @@ export function probeOf(
     fineAlignments: shape.fineAlignments,
     coarse: new Uint32Array(kind.probeCoarse, slot * coarseSize * 4, coarseSize),
     coarseAlignments: shape.coarseAlignments,
+    firstPassAlignments: shape.firstPassAlignments,
   };
 }
 

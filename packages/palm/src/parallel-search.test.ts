@@ -21,7 +21,11 @@ function plain({ best, second, gallerySize, candidates }: SearchResult): SearchR
 }
 
 const pools: PalmSearchPool[] = [];
-function pool(options: { threads?: number; parallelFrom?: number }): PalmSearchPool {
+function pool(options: {
+  threads?: number;
+  parallelFrom?: number;
+  callerTakesBlocks?: boolean;
+}): PalmSearchPool {
   const p = new PalmSearchPool(options);
   pools.push(p);
   return p;
@@ -33,7 +37,7 @@ afterAll(async () => {
 describe('parallel 1:N search', () => {
   it('finds what PalmGallery.search finds, with stage 1 in blocks over two workers', async () => {
     const rng = createRng(21);
-    const workers = pool({ threads: 2, parallelFrom: 1 });
+    const workers = pool({ threads: 2, parallelFrom: 1, callerTakesBlocks: false });
     // One short block; exactly two blocks; two and a short one (the workers take blocks as they come).
     for (const size of [1001, 2 * CASCADE_BLOCK_ENTRIES, 2 * CASCADE_BLOCK_ENTRIES + 6007]) {
       const { js, wasm } = twinGalleries(rng, SHAPE, size);
@@ -63,6 +67,34 @@ describe('parallel 1:N search', () => {
         }
       }
     }
+    expect(workers.failure).toBeUndefined();
+  });
+
+  it('finds the same with the calling thread taking blocks beside the workers (not the default)', async () => {
+    const rng = createRng(24);
+    expect(pool({ threads: 2, parallelFrom: 1 }).callerTakesBlocks).toBe(false);
+    const workers = pool({ threads: 2, parallelFrom: 1, callerTakesBlocks: true });
+    expect(workers.callerTakesBlocks).toBe(true);
+    const size = 3 * CASCADE_BLOCK_ENTRIES + 101;
+    const { js, wasm } = twinGalleries(rng, SHAPE, size);
+    let own = 0;
+    for (let r = 0; r < 6; r++) {
+      const target = rng.nextU32() % size;
+      // The first passes under the first 10 of the 15 coarse alignments (every worker told so).
+      const probe = {
+        ...probeOf(rng, js.wordsView().slice(target * WORDS, (target + 1) * WORDS)),
+        firstPassAlignments: 10,
+      };
+      const result = await workers.search(wasm, probe, { candidates: 256 });
+      expect(result.stage1).toBe('workers');
+      // Two workers' blocks, then this thread's: every block once.
+      expect(workers.lastShardCounts).toHaveLength(3);
+      expect(workers.lastShardCounts.reduce((a, b) => a + b, 0)).toBe(result.shards);
+      own += workers.lastShardCounts[2]!;
+      expect(plain(result)).toEqual(js.search(probe, { candidates: 256 }));
+    }
+    // The calling thread starts on the blocks before a worker can have woken up.
+    expect(own).toBeGreaterThan(0);
     expect(workers.failure).toBeUndefined();
   });
 

@@ -15,7 +15,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ProbeTemplates } from './protect';
-import { CASCADE_BLOCK_ENTRIES, searchCandidates, type SearchResult } from './search';
+import { CASCADE_BLOCK_ENTRIES, firstPassAlignments, searchCandidates, type SearchResult } from './search';
 import {
   blockKeeps,
   blocksOf,
@@ -66,7 +66,7 @@ parentPort.on('message', (m) => {
       const histogram = m.histograms + s * m.histogramBytes;
       counts[s] = cascade(m.heads, m.tails, m.headBytes, m.tailBytes, m.leadBytes, m.slices, m.probe, m.table,
         m.alignments, m.scores, histogram, histogram + m.scratchOffset, m.pairs + from * 8, from, to,
-        m.keeps[2 * s], m.keeps[2 * s + 1]);
+        m.keeps[2 * s], m.keeps[2 * s + 1], m.first);
     }
     const ended = performance.now();
     parentPort.postMessage({ id: m.id, ok: true, shards,
@@ -113,6 +113,13 @@ export class PalmSearchPool {
   readonly threads: number;
   /** Galleries smaller than this search on the calling thread. */
   readonly parallelFrom: number;
+  /**
+   * Whether the calling thread takes blocks of stage 1 too, beside the workers: the search then holds its
+   * event loop for the blocks it runs (about 20 ms a search at 10^6 on a busy 2-core machine), and needs no
+   * worker to be scheduled to make progress. Off by default: the server's event loop stays free while the
+   * workers search (decision 016); on a busy machine it cut the p95 at 10^6 from 76 to 56 ms (bench/palm-search-speed.ts).
+   */
+  readonly callerTakesBlocks: boolean;
   #workers: PoolWorker[] | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #kernelIds = new WeakMap<CoarseScanKernel, number>();
@@ -120,16 +127,20 @@ export class PalmSearchPool {
   #nextMessage = 1;
   #failure: Error | undefined;
   #closed = false;
-  /** The blocks each worker took during the last parallel search (its time: `lastTimeline`). */
+  /**
+   * The blocks each worker took during the last parallel search (its time: `lastTimeline`), then those the
+   * calling thread took if it takes blocks.
+   */
   lastShardCounts: number[] = [];
   /** The steps of the last parallel search. */
   lastTimeline: SearchTimeline | undefined;
   /** The next block of the running search (shared with the workers). */
   readonly #next = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(options: { threads?: number; parallelFrom?: number } = {}) {
+  constructor(options: { threads?: number; parallelFrom?: number; callerTakesBlocks?: boolean } = {}) {
     this.threads = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
     this.parallelFrom = options.parallelFrom ?? DEFAULT_PARALLEL_FROM;
+    this.callerTakesBlocks = options.callerTakesBlocks ?? false;
   }
 
   /** Why the workers stopped being used, if they failed. */
@@ -207,13 +218,36 @@ export class PalmSearchPool {
     Atomics.store(this.#next, 0, 0);
     const started = performance.timeOrigin + performance.now();
     let timeline: SearchTimeline;
-    // The calling thread waits, keeping its event loop free. Measured at 10^6 entries on the 2-core machine,
-    // interleaved in one process (100 searches each): 2 workers 14.0 / 19.3 ms p50 / p95; 2 workers and the
-    // calling thread taking blocks too 13.9 / 18.7; 1 worker and the calling thread 13.7 / 18.4 (in a second
-    // run 15.5 / 21.1, 15.4 / 19.9, 15.3 / 20.6): no difference beyond the noise.
+    // The calling thread takes blocks too (callerTakesBlocks), from the same counter, while the workers wake
+    // up: on a busy machine a worker may wait for a core for many milliseconds (measured on the 2-core
+    // machine at 10^6 entries with other processes at a load average of 4 to 8: the later of two workers
+    // started its first block 6 to 17 ms (p50) after the probe was posted), and the blocks it has not taken
+    // are then run here. Measured so (bench/palm-search-speed.ts, the pools interleaved probe by probe, load
+    // average 4.2): 2 workers 51.8 / 75.9 ms p50 / p95, 2 workers and this thread 40.3 / 55.8, 1 worker and
+    // this thread 44.2 / 67.5; at 7.7: 56.4 / 80.1 against 47.6 / 64.1. This thread's event loop waits for
+    // its blocks (about half of them on a busy machine); on an idle one the three took what the two did
+    // (14.0 / 19.3 ms against 13.9 / 18.7, measured before).
     try {
-      const done = await Promise.all(workers.map((w) => this.#scan(w, kernel, alignments, size, keeps)));
+      const first = firstPassAlignments(probe);
+      const scans = workers.map((w) => this.#scan(w, kernel, alignments, first, size, keeps));
+      let own = 0;
+      if (this.callerTakesBlocks) {
+        // The calling thread takes blocks from the same counter while the workers wake up and run.
+        const counts = kernel.counts(1, size);
+        for (let s = Atomics.add(this.#next, 0, 1); s < shards; s = Atomics.add(this.#next, 0, 1), own++) {
+          counts[s] = kernel.cascadeBlock(
+            1,
+            alignments,
+            s,
+            size,
+            { lead: keeps[2 * s]!, head: keeps[2 * s + 1]! },
+            first,
+          );
+        }
+      }
+      const done = await Promise.all(scans);
       this.lastShardCounts = done.map((d) => d.shards);
+      if (this.callerTakesBlocks) this.lastShardCounts.push(own);
       timeline = {
         workers: done.map((d) => ({ from: d.from - started, to: d.to - started })),
         resumed: performance.timeOrigin + performance.now() - started,
@@ -283,6 +317,7 @@ export class PalmSearchPool {
     w: PoolWorker,
     kernel: CoarseScanKernel,
     alignments: number,
+    first: number,
     size: number,
     keeps: number[],
   ): Promise<Done> {
@@ -317,6 +352,7 @@ export class PalmSearchPool {
         counts: layout.counts[1],
         block: CASCADE_BLOCK_ENTRIES,
         alignments,
+        first,
         size,
         keeps,
       });

@@ -53,6 +53,13 @@ export interface ProtectionParameters {
    * absent: every symbol hashes the sharp code (templates of version 1).
    */
   coarseSmooth_cells?: number;
+  /**
+   * The coarse prefix's head (its first half: what the cascade's first passes compare, search.ts
+   * `cascadeHeadWords`) hashes a code smoothed by this standard deviation (cells) instead, wider than
+   * `coarseSmooth_cells`, so that the passes over the most entries tolerate the most misalignment. 0 or
+   * absent: the head as the rest of the prefix (templates of version 1 or 2).
+   */
+  coarseHeadSmooth_cells?: number;
 }
 
 /**
@@ -70,6 +77,20 @@ export const DEFAULT_PROTECTION: Readonly<ProtectionParameters> = {
 };
 
 /**
+ * Templates of version 3, not made by default: version 2's, except the coarse prefix's head (its first 256
+ * symbols) hashed from responses smoothed by 2.4 cells. On model A through the camera model (medium, 400
+ * fused payment scans, seeds 7 and 11) stage 1 at N = 10^6 lost fewer mates with it (bench/palm-stage1.ts,
+ * the plan's 15 coarse alignments: 5.25 % / 5.5 % against 8.25 % / 7.5 %), but stage 2 compares those symbols
+ * too and lost more (bench/palm-tune.ts, fused FNMR at the impostor fit's 1e-9: 11.5 % / 9.75 % against
+ * 9.0 % / 5.0 %; its impostor tail widens): a net loss while stage 2 reads the whole template. For
+ * experiments (bench/palm-tune.ts --protection '{"coarseHeadSmooth_cells":2.4}').
+ */
+export const HEAD_SMOOTHED_PROTECTION: Readonly<ProtectionParameters> = {
+  ...DEFAULT_PROTECTION,
+  coarseHeadSmooth_cells: 2.4,
+};
+
+/**
  * Templates of version 1 (before issue 26): every symbol from the sharp code. Still read, parsed and matched
  * (a server keeps a protector of these parameters beside the current one, like a previous key), never made
  * for new palms.
@@ -82,12 +103,30 @@ export const VERSION_1_PROTECTION: Readonly<ProtectionParameters> = {
 };
 
 /**
- * The template version parameters give: 2 when the coarse prefix is smoothed, else 1. A template and a probe
- * of different versions hash different codes: they are never compared (their key ids differ, and the shapes
- * checked by the search and by parseTemplate carry the version).
+ * The template version parameters give: 3 when the coarse prefix and, apart, its head are smoothed, 2 when
+ * only the prefix is, else 1. A template and a probe of different versions hash different codes: they are
+ * never compared (their key ids differ, and the shapes checked by the search and by parseTemplate carry the
+ * version).
  */
-export function templateVersionOf(parameters: Readonly<ProtectionParameters>): 1 | 2 {
-  return (parameters.coarseSmooth_cells ?? 0) > 0 ? 2 : 1;
+export function templateVersionOf(parameters: Readonly<ProtectionParameters>): TemplateVersion {
+  if ((parameters.coarseSmooth_cells ?? 0) <= 0) {
+    if ((parameters.coarseHeadSmooth_cells ?? 0) > 0) {
+      throw new RangeError('a smoothed head needs a smoothed coarse prefix');
+    }
+    return 1;
+  }
+  return (parameters.coarseHeadSmooth_cells ?? 0) > 0 ? 3 : 2;
+}
+
+/**
+ * Template versions this code makes (header byte 10: 0 for version 1, else the version). Version 3
+ * (HEAD_SMOOTHED_PROTECTION) is for experiments: parseTemplate does not read it, no server stores it.
+ */
+export type TemplateVersion = 1 | 2 | 3;
+
+/** Symbols of the coarse prefix's head: its first half (search.ts `cascadeHeadWords`). */
+export function coarseHeadHashes(parameters: Readonly<ProtectionParameters>): number {
+  return parameters.coarseHashes / 2;
 }
 
 /** Largest probe shift, in cells, that the tap layout's zero padding leaves room for. */
@@ -105,6 +144,21 @@ export interface AlignmentPlan {
   scales?: readonly number[];
   /** Scales of the probe for the coarse template (each with every coarse rotation); absent: 1 only. */
   coarseScales?: readonly number[];
+  /**
+   * More poses of the probe for the coarse template, each with its own shifts, after the alignments above:
+   * compared in the cascade's last pass only (the whole coarse prefix of the entries its first passes keep,
+   * search.ts `cascadeBlock`), and in the coarse distance. The first passes, over every entry, use the
+   * alignments above only.
+   */
+  coarseExtra?: readonly CoarsePose[];
+}
+
+/** A pose of the probe for the coarse template and its shifts. */
+export interface CoarsePose {
+  rotation_deg: number;
+  /** Absent: 1. */
+  scale?: number;
+  shifts: readonly (readonly [dx_cells: number, dy_cells: number])[];
 }
 
 /**
@@ -121,9 +175,18 @@ export interface AlignmentPlan {
  * mean 0.646 → 0.641 with a narrower spread. The probe hashes 2.6× as many alignments as over ±15° / ±3 cells;
  * coarse to fine (below) hashes a subset first.
  *
- * Stage 1 (the coarse prefix over the whole gallery) keeps 15 alignments, its cost at N = 10^6: 3 rotations
- * (−8°, 0, 8°; was ±6°) × 5 shifts (none and the four diagonals); its prefix is hashed from smoothed responses
- * (DEFAULT_PROTECTION.coarseSmooth_cells) so that it tolerates what lies between them.
+ * Stage 1 (the coarse prefix over the whole gallery) keeps 15 alignments for the cascade's first passes over
+ * every entry, its cost at N = 10^6: 3 rotations (−8°, 0, 8°; was ±6°) × 5 shifts (none and the four
+ * diagonals); its prefix is hashed from smoothed responses (DEFAULT_PROTECTION.coarseSmooth_cells) so that it
+ * tolerates what lies between them. The whole prefixes of the 1/32 of entries those passes keep are compared
+ * under 22 more (coarseExtra): shifts of 2 cells along each axis at the 3 rotations, and ±16° with the same 5
+ * shifts. Measured on model A through the camera model (bench/palm-stage1.ts, medium, 400 fused payment
+ * scans, seeds 7 and 11): stage 1 at the shortlist of 1,024 at N = 10^6 loses 5.25 % / 4.0 % of mates
+ * against 8.25 % / 7.5 % without them; the shortlist alone (the whole prefixes' normal-fit estimate) 1.75 % /
+ * 1.75 % against 7.0 % / 6.25 %, so most of what is left is lost in the first passes (4.25 % / 3.25 %). With
+ * the head smoothed apart (HEAD_SMOOTHED_PROTECTION; seed 7): the two-cell shifts alone 4.0 %, ±16° alone
+ * 3.5 %, ±12° instead of ±16° as good. They add about 12 % to a search's CPU time at 10^6
+ * (bench/palm-search-speed.ts).
  */
 export const DEFAULT_ALIGNMENT_PLAN: Readonly<AlignmentPlan> = {
   rotations_deg: [-25, -20, -15, -10, -5, 0, 5, 10, 15, 20, 25],
@@ -136,6 +199,27 @@ export const DEFAULT_ALIGNMENT_PLAN: Readonly<AlignmentPlan> = {
     [-1, 1],
     [1, -1],
     [1, 1],
+  ],
+  coarseExtra: [
+    ...[-8, 0, 8].map((rotation_deg) => ({
+      rotation_deg,
+      shifts: [
+        [-2, 0],
+        [2, 0],
+        [0, -2],
+        [0, 2],
+      ] as const,
+    })),
+    ...[-16, 16].map((rotation_deg) => ({
+      rotation_deg,
+      shifts: [
+        [0, 0],
+        [-1, -1],
+        [-1, 1],
+        [1, -1],
+        [1, 1],
+      ] as const,
+    })),
   ],
 };
 
@@ -181,7 +265,8 @@ export interface GridAlignment {
 function checkPlan(plan: Readonly<AlignmentPlan>): void {
   const { maxShift_cells } = plan;
   if (!(maxShift_cells >= 0 && maxShift_cells <= MAX_SHIFT_CELLS)) throw new RangeError('shift out of range');
-  if (plan.coarseShifts.some(([dx, dy]) => Math.max(Math.abs(dx), Math.abs(dy)) > MAX_SHIFT_CELLS)) {
+  const shifts = [...plan.coarseShifts, ...(plan.coarseExtra ?? []).flatMap((pose) => pose.shifts)];
+  if (shifts.some(([dx, dy]) => Math.max(Math.abs(dx), Math.abs(dy)) > MAX_SHIFT_CELLS)) {
     throw new RangeError('shift out of range');
   }
   if (plan.rotations_deg.length === 0 || plan.coarseRotations_deg.length * plan.coarseShifts.length === 0) {
@@ -249,8 +334,15 @@ export function fineAlignmentsOf(plan: Readonly<AlignmentPlan>): number {
   return plan.rotations_deg.length * (plan.scales?.length ?? 1) * span * span;
 }
 
-/** How many coarse alignments a probe made under `plan` has. */
+/** How many coarse alignments a probe made under `plan` has (the first passes' and the extra ones). */
 export function coarseAlignmentsOf(plan: Readonly<AlignmentPlan>): number {
+  return (
+    firstPassAlignmentsOf(plan) + (plan.coarseExtra ?? []).reduce((sum, pose) => sum + pose.shifts.length, 0)
+  );
+}
+
+/** How many of a probe's coarse alignments the cascade's first passes use: the first, all but the extra. */
+export function firstPassAlignmentsOf(plan: Readonly<AlignmentPlan>): number {
   return plan.coarseRotations_deg.length * (plan.coarseScales?.length ?? 1) * plan.coarseShifts.length;
 }
 
@@ -285,6 +377,11 @@ export interface ProbeTemplates {
   readonly fineAlignments: number;
   readonly coarse: Uint32Array;
   readonly coarseAlignments: number;
+  /**
+   * The first so many of the coarse alignments are those of the cascade's first passes (the leads and the
+   * heads); the others only count in the whole coarse distance. Absent: all of them.
+   */
+  readonly firstPassAlignments?: number;
 }
 
 export function symbolBitsFor(candidates: number): number {
@@ -352,6 +449,8 @@ interface PoseCode {
 interface PoseCodes {
   sharp: PoseCode;
   smooth: PoseCode;
+  /** The code of the coarse prefix's head, if smoothed apart (else `smooth`). */
+  head: PoseCode;
 }
 
 interface Projections {
@@ -524,7 +623,7 @@ function hashShifts(
 export class TemplateProtector {
   readonly keyId: Uint8Array;
   /** The version of the templates and probes this protector makes (templateVersionOf its parameters). */
-  readonly version: 1 | 2;
+  readonly version: TemplateVersion;
   readonly parameters: Readonly<ProtectionParameters>;
   readonly symbolBits: number;
   readonly words: number;
@@ -584,9 +683,14 @@ export class TemplateProtector {
     const code = encodeCode(features, alignment);
     const sharp = { code, values: signedPlanes(code, MAX_SHIFT_CELLS) };
     const smooth_cells = this.parameters.coarseSmooth_cells ?? 0;
-    if (smooth_cells <= 0) return { sharp, smooth: sharp };
-    const smoothCode = encodeCode(features, alignment, smooth_cells);
-    return { sharp, smooth: { code: smoothCode, values: signedPlanes(smoothCode, MAX_SHIFT_CELLS) } };
+    const coded = (sigma: number) => {
+      const code = encodeCode(features, alignment, sigma);
+      return { code, values: signedPlanes(code, MAX_SHIFT_CELLS) };
+    };
+    const smooth = smooth_cells <= 0 ? sharp : coded(smooth_cells);
+    const head_cells = this.parameters.coarseHeadSmooth_cells ?? 0;
+    const head = head_cells > 0 ? coded(head_cells) : smooth;
+    return { sharp, smooth, head };
   }
 
   /**
@@ -618,7 +722,9 @@ export class TemplateProtector {
         at,
         stride,
       );
-    if (split > 0) run(codes.smooth.values, 0, split);
+    const headSplit = codes.head === codes.smooth ? 0 : Math.min(split, coarseHeadHashes(p));
+    if (headSplit > 0) run(codes.head.values, 0, headSplit);
+    if (split > headSplit) run(codes.smooth.values, headSplit, split);
     if (split < hashes) run(codes.sharp.values, split, hashes);
   }
 
@@ -693,7 +799,7 @@ export class TemplateProtector {
         const fine = new Uint32Array(alignments.length * words);
         alignments.forEach((alignment, k) => fine.set(hasher.at(alignment), k * words));
         coarse ??= this.coarseProbe(features, plan, codes);
-        return this.probeOf(fine, alignments.length, coarse, coarseAlignmentsOf(plan));
+        return this.probeOf(fine, alignments.length, coarse, plan);
       },
     };
     return hasher;
@@ -723,6 +829,19 @@ export class TemplateProtector {
         );
       }
     }
+    let at = r * coarseOffsets.length * this.coarseWords;
+    for (const pose of plan.coarseExtra ?? []) {
+      const offsets = pose.shifts.map(([dx, dy]) => dy * side + dx);
+      this.hash(
+        codes(pose.rotation_deg, pose.scale ?? 1),
+        offsets,
+        this.parameters.coarseHashes,
+        coarse,
+        at,
+        this.coarseWords,
+      );
+      at += offsets.length * this.coarseWords;
+    }
     return coarse;
   }
 
@@ -730,7 +849,7 @@ export class TemplateProtector {
     fine: Uint32Array,
     fineAlignments: number,
     coarse: Uint32Array,
-    coarseAlignments: number,
+    plan: Readonly<AlignmentPlan>,
   ): ProbeTemplates {
     return {
       version: this.version,
@@ -741,7 +860,8 @@ export class TemplateProtector {
       fine,
       fineAlignments,
       coarse,
-      coarseAlignments,
+      coarseAlignments: coarseAlignmentsOf(plan),
+      firstPassAlignments: firstPassAlignmentsOf(plan),
     };
   }
 
@@ -764,7 +884,6 @@ export class TemplateProtector {
     const poses = (rotations: readonly number[], scales: readonly number[]) =>
       scales.flatMap((scale) => rotations.map((rotation_deg) => ({ rotation_deg, scale })));
     const finePoses = poses(plan.rotations_deg, plan.scales ?? [1]);
-    const coarsePoses = poses(plan.coarseRotations_deg, plan.coarseScales ?? [1]);
     const span = 2 * maxShift_cells + 1;
     const fineAlignments = finePoses.length * span * span;
     const fine = new Uint32Array(fineAlignments * this.words);
@@ -776,15 +895,7 @@ export class TemplateProtector {
       const first = r * offsets.length * this.words;
       this.hash(at(rotation_deg, scale), offsets, this.parameters.hashes, fine, first, this.words);
     });
-    const coarseAlignments = coarsePoses.length * plan.coarseShifts.length;
-    const coarse = new Uint32Array(coarseAlignments * this.coarseWords);
-    const coarseOffsets = plan.coarseShifts.map(([dx, dy]) => dy * side + dx);
-    coarsePoses.forEach(({ rotation_deg, scale }, r) => {
-      const first = r * coarseOffsets.length * this.coarseWords;
-      const codes = at(rotation_deg, scale);
-      this.hash(codes, coarseOffsets, this.parameters.coarseHashes, coarse, first, this.coarseWords);
-    });
-    return this.probeOf(fine, fineAlignments, coarse, coarseAlignments);
+    return this.probeOf(fine, fineAlignments, this.coarseProbe(features, plan, at), plan);
   }
 }
 

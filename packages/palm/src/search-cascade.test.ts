@@ -40,9 +40,12 @@ function expectedSurvivors(
   coarseWords = COARSE_WORDS,
 ): { slots: number[]; distances: number[] } {
   const words = gallery.wordsView();
+  // Leads and heads under the first passes' alignments (all, unless the probe says), whole prefixes under all.
   const best = (slot: number, length: number) => {
     let d = Infinity;
-    for (let a = 0; a < probe.coarseAlignments; a++) {
+    const alignments =
+      length === coarseWords ? probe.coarseAlignments : (probe.firstPassAlignments ?? probe.coarseAlignments);
+    for (let a = 0; a < alignments; a++) {
       d = Math.min(
         d,
         symbolMismatches(words, slot * gallery.words, probe.coarse, a * coarseWords, length, 2),
@@ -89,6 +92,40 @@ describe("stage 1's cascade", () => {
         if (size <= CASCADE_BLOCK_ENTRIES) expect(expected.slots).toHaveLength(size);
       }
     }
+  });
+
+  it("compares leads and heads under the probe's first-pass alignments only, whole prefixes under all (JS and WebAssembly)", () => {
+    const rng = createRng(36);
+    const size = 2 * CASCADE_BLOCK_ENTRIES + 501;
+    const { js, wasm } = twinGalleries(rng, SHAPE, size, size);
+    const near = js.wordsView().slice(WORDS, 2 * WORDS);
+    let keptByFirst = 0;
+    for (let r = 0; r < 6; r++) {
+      // 15 alignments of the first passes and 6 more; entry 1's near copy at one of the first or the extra.
+      const base = probeOf(rng, SHAPE, 21, 5);
+      const coarse = base.coarse.slice();
+      const at = r % 2 === 0 ? rng.nextU32() % 15 : 15 + (rng.nextU32() % 6);
+      coarse.set(near.subarray(0, COARSE_WORDS), at * COARSE_WORDS);
+      const probe: ProbeTemplates = { ...base, coarse, firstPassAlignments: 15 };
+      const expected = expectedSurvivors(js, probe, 64);
+      expect(plain(js.stage1(probe, 64))).toEqual(expected);
+      expect(plain(wasm.stage1(probe, 64))).toEqual(expected);
+      if (at < 15) {
+        // Found by the first passes, at its whole distance under the copy: 0.
+        expect(expected.slots).toContain(1);
+        expect(expected.distances[expected.slots.indexOf(1)]).toBe(0);
+        keptByFirst++;
+      } else {
+        // The first passes see only random alignments: entry 1 is not kept for its copy, and had it been
+        // kept its whole distance would be 0.
+        const k = expected.slots.indexOf(1);
+        expect(k < 0 || expected.distances[k] === 0).toBe(true);
+      }
+      // Without the first-pass limit, the copy at any alignment keeps entry 1.
+      const all: ProbeTemplates = { ...base, coarse };
+      expect(plain(wasm.stage1(all, 64)).slots).toContain(1);
+    }
+    expect(keptByFirst).toBe(3);
   });
 
   it('breaks ties at both cuts by slot, on a gallery of equal heads', () => {

@@ -154,14 +154,21 @@ function checkShape(a: Shape, b: Shape): void {
 }
 
 function checkProbe(probe: ProbeTemplates, words: number, coarseWords: number): void {
+  const first = probe.firstPassAlignments ?? probe.coarseAlignments;
   if (
     probe.fine.length !== probe.fineAlignments * words ||
     probe.coarse.length !== probe.coarseAlignments * coarseWords ||
     probe.fineAlignments < 1 ||
-    probe.coarseAlignments < 1
+    probe.coarseAlignments < 1 ||
+    !(first >= 1 && first <= probe.coarseAlignments)
   ) {
     throw new RangeError('probe shape mismatch');
   }
+}
+
+/** The coarse alignments of the cascade's first passes: the probe's first so many (all, unless it says). */
+export function firstPassAlignments(probe: ProbeTemplates): number {
+  return probe.firstPassAlignments ?? probe.coarseAlignments;
 }
 
 /** 1:1 verification distance (0..1): the template against the probe's best full alignment. */
@@ -256,7 +263,9 @@ export const CASCADE_KEEP_DIVISOR = 32;
  * costs about half as much. Measured by `npm run bench:palm` on the medium setting, the cascade then adds
  * 0.12 percentage points to the shortlist's miss rate at N = 10^6 for single captures and none for fused
  * scans (the server's), against 0.04 keeping 1/4 and 0.02 with the heads alone; 1/16 would add 0.59. Keeping
- * 1/8 rather than 1/4 takes about 5 ms off stage 1 on one thread at 10^6 (decision 016).
+ * 1/8 rather than 1/4 takes about 5 ms off stage 1 on one thread at 10^6 (decision 016). Measured again by
+ * bench/palm-stage1.ts (model A, medium, fused, seeds 7 and 11, the plan's extra coarse alignments): 1/16
+ * lost 1.75 and 1.25 points more of the mates for about 8 % less CPU per search.
  */
 export const CASCADE_LEAD_KEEP_DIVISOR = 8;
 
@@ -357,12 +366,14 @@ export function cascadeBlock(
   const keep = keeps.head;
   if (from >= to || keep <= 0) return 0;
   const { words, coarseWords, symbolBits } = shape;
-  const prefix = (slot: number, length: number) =>
+  const first = firstPassAlignments(probe);
+  // Leads and heads under the first passes' alignments, whole prefixes under all (ProbeTemplates).
+  const prefix = (slot: number, length: number, alignments = first) =>
     bestPrefixOverAlignments(
       storage,
       slot * words,
       probe.coarse,
-      probe.coarseAlignments,
+      alignments,
       coarseWords,
       length,
       symbolBits,
@@ -371,7 +382,7 @@ export function cascadeBlock(
     // Every entry survives: no leads, no heads.
     for (let i = from; i < to; i++) {
       outSlots[outOffset + i - from] = i;
-      outDistances[outOffset + i - from] = prefix(i, coarseWords);
+      outDistances[outOffset + i - from] = prefix(i, coarseWords, probe.coarseAlignments);
     }
     return to - from;
   }
@@ -403,7 +414,7 @@ export function cascadeBlock(
     const d = outDistances[k]!;
     if (d > head.cut || (d === head.cut && head.room-- <= 0)) continue;
     outSlots[m] = outSlots[k]!;
-    outDistances[m] = prefix(outSlots[k]!, coarseWords);
+    outDistances[m] = prefix(outSlots[k]!, coarseWords, probe.coarseAlignments);
     m++;
   }
   return m - outOffset;

@@ -13,6 +13,7 @@ import {
   cascadeHeadWords,
   cascadeKeeps,
   cascadeLeadWords,
+  firstPassAlignments,
   PalmGallery,
   type CascadeKeeps,
   type CoarseSurvivors,
@@ -66,6 +67,7 @@ type CascadeFunction = (
   to: number,
   keepLead: number,
   keep: number,
+  first: number,
 ) => number;
 
 const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
@@ -451,13 +453,17 @@ export class CoarseScanKernel {
     return new Uint16Array(this.memory.buffer, this.layout.scores[area], size);
   }
 
-  /** Runs the cascade's block `block` of a gallery of `size` entries here; returns its survivors. */
+  /**
+   * Runs the cascade's block `block` of a gallery of `size` entries here, the first passes under the probe's
+   * first `first` alignments (all if 0); returns its survivors.
+   */
   cascadeBlock(
     area: 0 | 1,
     alignments: number,
     block: number,
     size: number,
     keeps: Readonly<CascadeKeeps>,
+    first = alignments,
   ): number {
     const layout = this.layout;
     const from = block * CASCADE_BLOCK_ENTRIES;
@@ -482,6 +488,7 @@ export class CoarseScanKernel {
       to,
       keeps.lead,
       keeps.head,
+      first,
     );
   }
 
@@ -628,8 +635,9 @@ export class WasmPalmGallery extends PalmGallery {
     this.checkProbe(probe);
     const size = this.size;
     const alignments = this.kernel.writeProbe(0, probe);
+    const first = firstPassAlignments(probe);
     const counts = Array.from({ length: blocksOf(size) }, (_, b) =>
-      this.kernel!.cascadeBlock(0, alignments, b, size, blockKeeps(b, size, candidates)),
+      this.kernel!.cascadeBlock(0, alignments, b, size, blockKeeps(b, size, candidates), first),
     );
     return this.kernel.collect(0, size, counts, this.stage1Buffers(size));
   }

@@ -638,7 +638,9 @@
   ;; slot order, as the first of pairs of two u32 in out; their head distances as the second; of those the
   ;; keep' = min($keep, keepLead') with the smallest heads (below the second cut, and the first in slot order
   ;; at it), in slot order, moved to the front of out, each with its whole coarse distance. Returns the
-  ;; number of pairs, keep': a block that keeps all its entries skips the leads and the heads.
+  ;; number of pairs, keep': a block that keeps all its entries skips the leads and the heads. The leads and
+  ;; the heads are compared under the probe's first $first alignments only (the first passes' set, the
+  ;; table's first $first), the whole templates under all $alignments.
   ;;
   ;; The survivors' slots are collected without branches on the scores: every slot is written at the next
   ;; free pair, which moves on only if the slot is kept (0.8 ms at 10^6 on one thread for the first cut).
@@ -646,14 +648,19 @@
     (param $heads i32) (param $tails i32) (param $hb i32) (param $tb i32) (param $lb i32) (param $slices i32)
     (param $probe i32) (param $table i32) (param $alignments i32) (param $scores i32) (param $hist i32)
     (param $scratch i32) (param $out i32) (param $from i32) (param $to i32) (param $keepLead i32)
-    (param $keep i32) (result i32)
+    (param $keep i32) (param $first i32) (result i32)
     (local $i i32) (local $h i32) (local $cut i32) (local $n i32) (local $room i32) (local $o i32)
-    (local $last i32) (local $pb i32) (local $end i32) (local $sink i32) (local $a i32)
+    (local $last i32) (local $pb i32) (local $end i32) (local $sink i32) (local $a i32) (local $firstEnd i32)
     (if (i32.or (i32.ge_u (local.get $from) (local.get $to))
           (i32.or (i32.eqz (local.get $alignments)) (i32.eqz (local.get $keep))))
       (then (return (i32.const 0))))
+    ;; The leads and the heads under the probe's first $first alignments (all of them if 0 or more), the
+    ;; whole coarse templates under all.
+    (if (i32.or (i32.eqz (local.get $first)) (i32.gt_u (local.get $first) (local.get $alignments)))
+      (then (local.set $first (local.get $alignments))))
     (local.set $pb (i32.add (local.get $hb) (local.get $tb)))
     (local.set $end (i32.add (local.get $probe) (i32.mul (local.get $alignments) (local.get $pb))))
+    (local.set $firstEnd (i32.add (local.get $probe) (i32.mul (local.get $first) (local.get $pb))))
     (local.set $n (i32.sub (local.get $to) (local.get $from)))
     (if (i32.ge_u (local.get $keep) (local.get $n))
       (then
@@ -675,10 +682,10 @@
       (i32.shl (i32.add (i32.shl (local.get $lb) (i32.const 2)) (i32.const 1)) (i32.const 2)))
     (if (i32.and (i32.and (i32.eq (local.get $lb) (i32.const 32)) (i32.ne (local.get $slices) (i32.const 0)))
           (i32.eqz (i32.and (local.get $from) (i32.const 127))))
-      (then (call $leadsSliced (local.get $slices) (local.get $table) (local.get $alignments) (local.get $scores)
+      (then (call $leadsSliced (local.get $slices) (local.get $table) (local.get $first) (local.get $scores)
         (local.get $hist) (local.get $from) (local.get $to) (local.get $scratch)))
       (else (call $leads (local.get $heads) (local.get $hb) (local.get $lb) (local.get $probe) (local.get $pb)
-        (local.get $end) (local.get $scores) (local.get $hist) (local.get $from) (local.get $to))))
+        (local.get $firstEnd) (local.get $scores) (local.get $hist) (local.get $from) (local.get $to))))
     (local.set $cut (call $cut (local.get $hist) (local.get $keepLead)))
     (local.set $room (call $room (local.get $hist) (local.get $cut) (local.get $keepLead)))
     ;; While there is room at the cut, leads at or below it are kept; then those below it, until keepLead'
@@ -710,9 +717,9 @@
       (i32.shl (i32.add (i32.shl (local.get $hb) (i32.const 2)) (i32.const 1)) (i32.const 2)))
     (if (i32.eq (local.get $hb) (i32.const 64))
       (then (local.set $sink (call $heads64 (local.get $heads) (local.get $probe) (local.get $pb)
-        (local.get $end) (local.get $out) (local.get $n) (local.get $hist))))
+        (local.get $firstEnd) (local.get $out) (local.get $n) (local.get $hist))))
       (else (local.set $sink (call $distances (local.get $heads) (local.get $tails) (local.get $hb) (local.get $tb)
-        (local.get $probe) (local.get $pb) (local.get $end) (local.get $out) (local.get $n) (local.get $hb)
+        (local.get $probe) (local.get $pb) (local.get $firstEnd) (local.get $out) (local.get $n) (local.get $hb)
         (local.get $heads) (local.get $hb) (local.get $hist)))))
     (local.set $cut (call $cut (local.get $hist) (local.get $keep)))
     (local.set $room (call $room (local.get $hist) (local.get $cut) (local.get $keep)))
