@@ -1,34 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { bilinear, extractFeatures } from './features';
+import { extractFeatures } from './features';
 import { DEFAULT_ALIGNMENT_PLAN, TemplateProtector, type AlignmentPlan } from './protect';
 import { DEFAULT_IMPOSTOR_MODEL, thresholdForFmr, verifyDistance } from './search';
 import { createIdentity, renderSample } from './synthetic';
+import { warpRoi } from './roi-warp-fixture';
 
 const SIZE = 128;
 const protector = new TemplateProtector(Uint8Array.from({ length: 32 }, (_, i) => (i * 7 + 3) & 0xff));
 
-/**
- * The ROI as a crop turned by `rotation_deg`, moved by (dx, dy) pixels and zoomed by `scale` would show it:
- * output pixel p samples the original at c + R(rotation)·(p − c)/scale + (dx, dy), c the centre (bilinear,
- * edges repeated).
- */
-function warp(image: Uint8Array, rotation_deg: number, dx: number, dy: number, scale: number): Uint8Array {
-  const out = new Uint8Array(SIZE * SIZE);
-  const angle = (rotation_deg * Math.PI) / 180;
-  const cos = Math.cos(angle) / scale;
-  const sin = Math.sin(angle) / scale;
-  const c = (SIZE - 1) / 2;
-  for (let y = 0; y < SIZE; y++) {
-    for (let x = 0; x < SIZE; x++) {
-      const u = x - c;
-      const v = y - c;
-      out[y * SIZE + x] = Math.round(
-        bilinear(image, SIZE, SIZE, c + cos * u - sin * v + dx, c + sin * u + cos * v + dy),
-      );
-    }
-  }
-  return out;
-}
+const warp = (image: Uint8Array, rotation_deg: number, dx: number, dy: number, scale: number) =>
+  warpRoi(image, SIZE, rotation_deg, dx, dy, scale);
 
 const palms = [11, 12, 13].map((i) => renderSample(createIdentity(2026, i), 0, 'easy', SIZE));
 const enrolled = palms.map((roi) => protector.enrol(extractFeatures(roi, SIZE)));
