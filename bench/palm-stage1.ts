@@ -46,6 +46,30 @@ const HOLDS = 3;
 const FRAMES = 3;
 const SEED = Number(option('seed', '7'));
 const IMPOSTORS = Number(option('impostors', '20000'));
+
+/**
+ * Which passes of the cascade lose a mate whose (lead, head, whole prefix) distances are `d`, given the
+ * impostors' distances `im` (palm-cascade.ts cascadeStage1Misses): the lead pass keeps 1/`leadDivisor` of a
+ * block, the head pass 1/`headDivisor`, and the whole prefix loses a mate that 1,024 of 10^6 entries kept
+ * beat. `firstPasses`: lost by the lead or the head; `any`: lost by one of the three.
+ */
+function cascadeLosses(
+  im: readonly (readonly number[])[],
+  leadDivisor: number,
+  headDivisor: number,
+): (d: readonly number[]) => { firstPasses: boolean; any: boolean } {
+  const leads = sorted(im.map((d) => d[0]!));
+  const leadCut = leads[Math.ceil(IMPOSTORS / leadDivisor) - 1]!;
+  const headsPassed = sorted(im.filter((d) => d[0]! <= leadCut).map((d) => d[1]!));
+  const headCut = headsPassed[Math.ceil(IMPOSTORS / headDivisor) - 1] ?? Infinity;
+  const passedWhole = sorted(im.filter((d) => d[0]! <= leadCut && d[1]! <= headCut).map((d) => d[2]!));
+  return (d) => {
+    const leadLost = countAtMost(leads, d[0]!) / IMPOSTORS >= 1 / leadDivisor;
+    const headLost = !leadLost && countAtMost(headsPassed, d[1]!) / IMPOSTORS >= 1 / headDivisor;
+    const wholeLost = !leadLost && !headLost && (1e6 * countAtMost(passedWhole, d[2]!)) / IMPOSTORS >= 1024;
+    return { firstPasses: leadLost || headLost, any: leadLost || headLost || wholeLost };
+  };
+}
 const SIZE = 128;
 const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 5) & 0xff);
 
@@ -276,11 +300,7 @@ function main(): void {
     const lostCounted = (d: readonly number[], n: number) =>
       (1e6 * countAtMost(wholeIm, d[2]! / hashes)) / wholeIm.length >= n;
     // The cascade's first passes (palm-cascade.ts cascadeStage1Misses).
-    const leads = sorted(im.map((d) => d[0]));
-    const leadCut = leads[Math.ceil(IMPOSTORS / CASCADE_LEAD_KEEP_DIVISOR) - 1]!;
-    const headsPassed = sorted(im.filter((d) => d[0] <= leadCut).map((d) => d[1]));
-    const headCut = headsPassed[Math.ceil(IMPOSTORS / CASCADE_KEEP_DIVISOR) - 1] ?? Infinity;
-    const passedWhole = sorted(im.filter((d) => d[0] <= leadCut && d[1] <= headCut).map((d) => d[2]));
+    const cascadeLoses = cascadeLosses(im, CASCADE_LEAD_KEEP_DIVISOR, CASCADE_KEEP_DIVISOR);
     let first = 0;
     let withCascade = 0;
     let without = 0;
@@ -291,11 +311,9 @@ function main(): void {
         without++;
         lost.push(m);
       }
-      const leadLost = countAtMost(leads, d[0]) / IMPOSTORS >= 1 / CASCADE_LEAD_KEEP_DIVISOR;
-      const headLost = !leadLost && countAtMost(headsPassed, d[1]) / IMPOSTORS >= 1 / CASCADE_KEEP_DIVISOR;
-      const thirdLost = !leadLost && !headLost && (1e6 * countAtMost(passedWhole, d[2])) / IMPOSTORS >= 1024;
-      if (leadLost || headLost) first++;
-      if (leadLost || headLost || thirdLost) withCascade++;
+      const { firstPasses, any } = cascadeLoses(d);
+      if (firstPasses) first++;
+      if (any) withCascade++;
     });
     if (name === 'base') baseLost = lost;
     console.log(
@@ -327,21 +345,15 @@ function main(): void {
     const wholeIm = sorted(im.map((d) => d[2] / hashes));
     const fit = fitImpostorTail(wholeIm);
     const cut = fit.location + fit.scale * normalQuantile(1024 / 1e6);
-    const leads = sorted(im.map((d) => d[0]));
-    const leadCut = leads[Math.ceil(IMPOSTORS / ld) - 1]!;
-    const headsPassed = sorted(im.filter((d) => d[0] <= leadCut).map((d) => d[1]));
-    const headCut = headsPassed[Math.ceil(IMPOSTORS / hd) - 1] ?? Infinity;
-    const passedWhole = sorted(im.filter((d) => d[0] <= leadCut && d[1] <= headCut).map((d) => d[2]));
+    const cascadeLoses = cascadeLosses(im, ld, hd);
     let first = 0;
     let total = 0;
     let shortlistOnly = 0;
     for (const d of ge) {
-      const leadLost = countAtMost(leads, d[0]) / IMPOSTORS >= 1 / ld;
-      const headLost = !leadLost && countAtMost(headsPassed, d[1]) / IMPOSTORS >= 1 / hd;
-      const thirdLost = !leadLost && !headLost && (1e6 * countAtMost(passedWhole, d[2])) / IMPOSTORS >= 1024;
+      const { firstPasses, any } = cascadeLoses(d);
       if (d[2] / hashes > cut) shortlistOnly++;
-      if (leadLost || headLost) first++;
-      if (leadLost || headLost || thirdLost) total++;
+      if (firstPasses) first++;
+      if (any) total++;
     }
     console.log(
       `combo lead ${leadName} (${a.length}) 1/${ld}, head ${headName} (${hs.length}) 1/${hd}, whole ${wholeName} (${b.length}): first passes lose ${pct(first / ge.length)}, ` +
