@@ -75,7 +75,7 @@ export async function speedSections(
       `(${(cascadeHeadWords(shape.coarseWords) * 4).toString()} bytes) for the best 1/${CASCADE_LEAD_KEEP_DIVISOR} of ` +
       `the block by their leads (both under the probe's first ${shape.firstPassAlignments} coarse alignments), then ` +
       `the whole prefix for the best 1/${CASCADE_KEEP_DIVISOR} of the block by those heads (under all ` +
-      `${shape.coarseAlignments}). With 2 workers the calling thread takes blocks too (\`callerTakesBlocks\`). ` +
+      `${shape.coarseAlignments}). With 2 workers the calling thread waits for them, as the server's does (\`callerTakesBlocks\` off). ` +
       `${input.runs} probes ` +
       `per cell, each path in its own loop; the three gave the same best and second ids and distances on every ` +
       `probe (checked each run). ` +
