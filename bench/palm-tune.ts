@@ -280,7 +280,7 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const refined = refineAlignment(words, hasher, grid, symbolBits, DESCENTS);
       const d = POLISH
-        ? polishDistance(words, hasher, refined.alignment, symbolBits, POLISH)
+        ? polishDistance(words, hasher, refined.alignment, symbolBits, POLISH, refined.mismatches)
         : refined.mismatches;
       refineMs += performance.now() - t0;
       refinedPairs++;

@@ -10,17 +10,24 @@ import {
   planesFor,
   popcount32,
   DEFAULT_FEATURE_OPTIONS,
+  ORIENTATIONS,
   type FeatureKind,
   type PalmCode,
   type PalmFeatures,
 } from '../packages/palm/src/features';
 import {
   DEFAULT_ALIGNMENT_PLAN,
+  type GridAlignment,
   TemplateProtector,
   type ProbeTemplates,
   type ProtectedTemplate,
 } from '../packages/palm/src/protect';
-import { coarseDistance, verifyDistance } from '../packages/palm/src/search';
+import {
+  coarseDistance,
+  DEFAULT_POLISH,
+  polishDistance,
+  symbolMismatches,
+} from '../packages/palm/src/search';
 import { normaliserFor, type CohortStats } from '../packages/palm/src/score-normalisation';
 import { extractFeatures } from '../packages/palm/src/features';
 import { createRng } from '../packages/palm/src/random';
@@ -52,6 +59,11 @@ export interface KindBuffers {
    * float64, which the server's decision normalises the probe's distances with.
    */
   cohort: SharedArrayBuffer;
+  /**
+   * Per slot with a probe: its filter responses (grid² × ORIENTATIONS float32), from which stage 2's polish
+   * (search.ts polishDistance) hashes the poses between the grid's, as the server does from the scan.
+   */
+  features: SharedArrayBuffer;
 }
 
 /** The scans of one palm model at one level, slot = identity × holds + hold. */
@@ -161,6 +173,19 @@ export function kindBuffers(shape: Layout, slots: number, raw: boolean): KindBuf
     raw: new SharedArrayBuffer(raw ? slots * shape.poses * rawWords(kind) * 4 : 0),
     made: new SharedArrayBuffer(slots),
     cohort: new SharedArrayBuffer(slots * 2 * 8),
+    features: new SharedArrayBuffer(slots * FEATURE_VALUES * 4),
+  };
+}
+
+/** Filter responses per scan: the grid's cells × ORIENTATIONS. */
+const FEATURE_VALUES = GRID * GRID * ORIENTATIONS;
+
+/** A probe slot's features (written with its probe templates). */
+export function featuresOf(kind: KindBuffers, slot: number): PalmFeatures {
+  return {
+    options: DEFAULT_FEATURE_OPTIONS,
+    grid: GRID,
+    responses: new Float32Array(kind.features, slot * FEATURE_VALUES * 4, FEATURE_VALUES),
   };
 }
 
@@ -225,6 +250,10 @@ function store(
   if (roles.enrol) new Uint32Array(kind.enrol).set(protector.enrol(features).words, slot * shape.words);
   if (roles.probe) {
     const p = protector.probe(features);
+    if (features.grid !== GRID || features.responses.length !== FEATURE_VALUES) {
+      throw new RangeError('features of another grid');
+    }
+    new Float32Array(kind.features).set(features.responses, slot * FEATURE_VALUES);
     new Uint32Array(kind.probeFine).set(p.fine, slot * shape.fineAlignments * shape.words);
     new Uint32Array(kind.probeCoarse).set(p.coarse, slot * shape.coarseAlignments * shape.coarseWords);
   }
@@ -254,6 +283,9 @@ function copySlot(shape: Layout, from: KindBuffers, to: KindBuffers, slot: numbe
   copy(from.enrol, to.enrol, shape.words);
   copy(from.probeFine, to.probeFine, shape.fineAlignments * shape.words);
   copy(from.probeCoarse, to.probeCoarse, shape.coarseAlignments * shape.coarseWords);
+  new Float32Array(to.features, slot * FEATURE_VALUES * 4, FEATURE_VALUES).set(
+    new Float32Array(from.features, slot * FEATURE_VALUES * 4, FEATURE_VALUES),
+  );
   new Float64Array(to.cohort, slot * 16, 2).set(new Float64Array(from.cohort, slot * 16, 2));
   new Uint8Array(to.made)[slot] = 1;
 }
@@ -372,6 +404,32 @@ export function buildIdentities(
   return tally;
 }
 
+const PLAN = DEFAULT_ALIGNMENT_PLAN;
+const SPAN = 2 * PLAN.maxShift_cells + 1;
+
+/** The alignment of a whole-plan probe with the fewest mismatches against a template, and that count. */
+function bestAlignmentOf(
+  stored: ProtectedTemplate,
+  probe: ProbeTemplates,
+): { alignment: GridAlignment; mismatches: number } {
+  const words = stored.words.length;
+  let bestAt = 0;
+  let fewest = Infinity;
+  for (let a = 0; a < probe.fineAlignments; a++) {
+    const d = symbolMismatches(stored.words, 0, probe.fine, a * words, words, stored.symbolBits);
+    if (d < fewest) {
+      fewest = d;
+      bestAt = a;
+    }
+  }
+  // The probe's order (TemplateProtector.probe): scale, rotation, dy, dx.
+  const rotations = PLAN.rotations_deg.length;
+  const dx = (bestAt % SPAN) - PLAN.maxShift_cells;
+  const dy = (Math.floor(bestAt / SPAN) % SPAN) - PLAN.maxShift_cells;
+  const pose = Math.floor(bestAt / (SPAN * SPAN));
+  return { alignment: { r: pose % rotations, s: Math.floor(pose / rotations), dx, dy }, mismatches: fewest };
+}
+
 /** Distances of pairs [from, to) (probe slot, gallery slot): full, coarse, and raw where asked. */
 export function compareRange(
   protector: TemplateProtector,
@@ -389,7 +447,19 @@ export function compareRange(
     const gallerySlot = pairs[2 * i + 1]!;
     const stored = templateOf(protector, shape, buffers, gallerySlot);
     const probed = probeOf(protector, shape, buffers, probeSlot);
-    fine[i] = verifyDistance(stored, probed);
+    // Stage 2 as the server scores a candidate: the best alignment of the plan's full grid, then the polish
+    // around it (search.ts polishDistance) from the probe's features.
+    const best = bestAlignmentOf(stored, probed);
+    const hasher = protector.prober(featuresOf(buffers, probeSlot));
+    fine[i] =
+      polishDistance(
+        stored.words,
+        hasher,
+        best.alignment,
+        stored.symbolBits,
+        DEFAULT_POLISH,
+        best.mismatches,
+      ) / stored.hashes;
     coarse[i] = coarseDistance(stored, probed);
     if (raw && i < raw.length) {
       // The unprotected baseline: the same rotations, scales and shifts, on the codes themselves.

@@ -929,7 +929,7 @@ export const DEFAULT_POLISH: Readonly<PolishSteps> = {
 
 /**
  * The smallest mismatch count of a stored template that the polish finds from a grid alignment of the
- * hasher's plan (never more than the grid alignment's own). The grid's whole-cell shifts, 5° rotations and
+ * hasher's plan (never more than the grid alignment's own; `fromMismatches`, when known, is that count). The grid's whole-cell shifts, 5° rotations and
  * 9 % scales leave up to half a step of misalignment, which costs a genuine pair more than the hashing noise
  * of the extra poses gains an impostor pair.
  */
@@ -939,6 +939,7 @@ export function polishDistance(
   from: Readonly<GridAlignment>,
   symbolBits: number,
   steps: Readonly<PolishSteps> = DEFAULT_POLISH,
+  fromMismatches?: number,
 ): number {
   const plan = hasher.plan;
   const words = hasher.words;
@@ -951,7 +952,7 @@ export function polishDistance(
   };
   const mismatches = (p: Readonly<Alignment>) =>
     symbolMismatches(stored, 0, hasher.atPose(p), 0, words, symbolBits);
-  let best = mismatches(pose);
+  let best = fromMismatches ?? mismatches(pose);
   for (let round = 0; round < steps.rounds; round++) {
     const f = 0.5 ** round;
     const dr = steps.rotation_deg * f;
@@ -999,8 +1000,8 @@ export const REFINED_CANDIDATES = 2;
 
 /**
  * Stage 2 coarse to fine: a search result made with a probe of the coarse grid (`hasher.probe(start)`),
- * its best and runner-up ids re-scored over the full grid (refineDistance from `start`) and re-ordered.
- * Refining the runner-up as well keeps the margin check honest: its distance is no more overestimated than
+ * its best and runner-up ids re-scored over the full grid (refineDistance from `start`), then polished off
+ * the grid (polishDistance; `polish` null: not), and re-ordered. Refining the runner-up as well keeps the margin check honest: its distance is no more overestimated than
  * under the coarse grid alone, and a runner-up that refines below the best becomes the best.
  */
 export function refineResult(
@@ -1008,15 +1009,18 @@ export function refineResult(
   gallery: PalmGallery,
   hasher: ProbeHasher,
   start: readonly Readonly<GridAlignment>[],
-  polish: Readonly<PolishSteps> = DEFAULT_POLISH,
+  polish: Readonly<PolishSteps> | null = DEFAULT_POLISH,
 ): SearchResult {
   const matches = [result.best, result.second].filter((m): m is Match => m !== undefined);
   const refined = matches.map((match) => {
     const stored = gallery.wordsOf(match.id);
     if (!stored) return match;
     const { symbolBits, hashes } = gallery.shape;
-    const { alignment } = refineAlignment(stored, hasher, start, symbolBits);
-    const d = polishDistance(stored, hasher, alignment, symbolBits, polish) / hashes;
+    const refined = refineAlignment(stored, hasher, start, symbolBits);
+    const d =
+      (polish
+        ? polishDistance(stored, hasher, refined.alignment, symbolBits, polish, refined.mismatches)
+        : refined.mismatches) / hashes;
     return { id: match.id, distance: Math.min(d, match.distance) };
   });
   refined.sort((a, b) => a.distance - b.distance);
