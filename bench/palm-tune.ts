@@ -25,7 +25,12 @@
  * `--c2f off` scores fused probes over the plan's full grid (verifyDistance); by default, or with `--c2f
  * '{"rotationStep":1}'` (protect.ts CoarseToFine), as the server does: the coarse grid, then `--descents` N
  * (search.ts REFINE_DESCENTS) descents over the full grid, every pair refined. Stage 1's miss is printed at
- * the shortlists 256 and 1,024 (search.ts shortlistFor at 10^6).
+ * the shortlists 256 and 1,024 (search.ts shortlistFor at 10^6). Then stage 2's polish (search.ts polishDistance,
+ * `--polish '{"rounds":3}'` to change its steps, `--polish off` for the refinement alone), as the server does.
+ *
+ * The fused row also prints the normalised scores the server decides on (score-normalisation.ts, each probe
+ * against its cohort), their own tail fit, and stage 2's genuine miss at FMR 1e-9 (N = 10^6) against that fit
+ * and against the committed DEFAULT_NORMALISED_IMPOSTOR_MODEL.
  *
  * `--source synthetic` uses packages/palm/src/synthetic.ts `renderSample` at the level's setting instead of
  * the camera model (independent captures as frames; a stand-in when bench/palm-data is not there).
