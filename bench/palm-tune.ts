@@ -25,7 +25,12 @@
  * `--c2f off` scores fused probes over the plan's full grid (verifyDistance); by default, or with `--c2f
  * '{"rotationStep":1}'` (protect.ts CoarseToFine), as the server does: the coarse grid, then `--descents` N
  * (search.ts REFINE_DESCENTS) descents over the full grid, every pair refined. Stage 1's miss is printed at
- * the shortlists 256 and 1,024 (search.ts shortlistFor at 10^6).
+ * the shortlists 256 and 1,024 (search.ts shortlistFor at 10^6). Then stage 2's polish (search.ts polishDistance,
+ * `--polish '{"rounds":3}'` to change its steps, `--polish off` for the refinement alone), as the server does.
+ *
+ * The fused row also prints the normalised scores the server decides on (score-normalisation.ts, each probe
+ * against its cohort), their own tail fit, and stage 2's genuine miss at FMR 1e-9 (N = 10^6) against that fit
+ * and against the committed DEFAULT_NORMALISED_IMPOSTOR_MODEL.
  *
  * `--source synthetic` uses packages/palm/src/synthetic.ts `renderSample` at the level's setting instead of
  * the camera model (independent captures as frames; a stand-in when bench/palm-data is not there).
@@ -58,11 +63,20 @@ import { createRng } from '../packages/palm/src/random';
 import {
   coarseDistance,
   normalQuantile,
+  DEFAULT_POLISH,
+  polishDistance,
   REFINE_DESCENTS,
-  refineDistance,
+  refineAlignment,
+  thresholdForFmr,
   verifyDistance,
 } from '../packages/palm/src/search';
 import { createIdentity, renderSample, type SyntheticSetting } from '../packages/palm/src/synthetic';
+import {
+  DEFAULT_NORMALISED_IMPOSTOR_MODEL,
+  normalisedScore,
+  normaliserFor,
+  type CohortStats,
+} from '../packages/palm/src/score-normalisation';
 import {
   countAtMost,
   equalErrorRate,
@@ -99,6 +113,12 @@ const RAW_IMPOSTORS = Number(option('raw', '0'));
 const C2F_OPTION = option('c2f', 'default');
 /** Descents of the refinement (search.ts REFINE_DESCENTS). */
 const DESCENTS = Number(option('descents', String(REFINE_DESCENTS)));
+/** Stage 2's polish after the refinement (search.ts PolishSteps as JSON), or 'off'. */
+const POLISH_OPTION = option('polish', 'default');
+const POLISH =
+  POLISH_OPTION === 'off'
+    ? undefined
+    : { ...DEFAULT_POLISH, ...(POLISH_OPTION === 'default' ? {} : JSON.parse(POLISH_OPTION)) };
 const C2F: Readonly<CoarseToFine> | undefined =
   C2F_OPTION === 'off'
     ? undefined
@@ -248,24 +268,37 @@ async function main(): Promise<void> {
     fusedHashers.push(fh);
   }
   const built = performance.now() - started;
-  const measure = (enrol: ProtectedTemplate[], probes: ProbeTemplates[][], hashers?: ProbeHasher[][]) => {
+  let refineMs = 0;
+  let refinedPairs = 0;
+  const measure = (
+    enrol: ProtectedTemplate[],
+    probes: ProbeTemplates[][],
+    hashers?: ProbeHasher[][],
+    stats?: CohortStats[][],
+  ) => {
     // Coarse to fine (fused probes): every pair refined over the full grid from the coarse one, as the
     // search refines its closest candidates (search.ts refineResult).
-    const fine = (id: number, p: number, probe: ProbeTemplates) =>
-      hashers
-        ? refineDistance(
-            enrol[id]!.words,
-            hashers[p >> 8]![p & 255]!,
-            grid,
-            enrol[id]!.symbolBits,
-            DESCENTS,
-          ) / enrol[id]!.hashes
-        : verifyDistance(enrol[id]!, probe);
+    const fine = (id: number, p: number, probe: ProbeTemplates) => {
+      if (!hashers) return verifyDistance(enrol[id]!, probe);
+      const { words, symbolBits, hashes } = enrol[id]!;
+      const hasher = hashers[p >> 8]![p & 255]!;
+      const t0 = performance.now();
+      const refined = refineAlignment(words, hasher, grid, symbolBits, DESCENTS);
+      const d = POLISH
+        ? polishDistance(words, hasher, refined.alignment, symbolBits, POLISH, refined.mismatches)
+        : refined.mismatches;
+      refineMs += performance.now() - t0;
+      refinedPairs++;
+      return d / hashes;
+    };
     const g: number[] = [];
     const gc: number[] = [];
+    const gz: number[] = [];
+    const iz: number[] = [];
     for (let id = 0; id < IDENTITIES; id++) {
       for (const [h, probe] of probes[id]!.entries()) {
         g.push(fine(id, id * 256 + h, probe));
+        if (stats) gz.push(normalisedScore(g[g.length - 1]!, stats[id]![h]!));
         gc.push(coarseDistance(enrol[id]!, probe));
       }
     }
@@ -279,20 +312,38 @@ async function main(): Promise<void> {
       const h = rng.int(probes[b]!.length);
       const probe = probes[b]![h]!;
       im.push(fine(a, b * 256 + h, probe));
+      if (stats) iz.push(normalisedScore(im[im.length - 1]!, stats[b]![h]!));
       ic.push(coarseDistance(enrol[a]!, probe));
     }
     return {
+      normalised: { genuine: sorted(gz), impostor: sorted(iz) },
       fine: { genuine: sorted(g), impostor: sorted(im) },
       coarse: { genuine: sorted(gc), impostor: sorted(ic) },
     };
   };
   const single = measure(singleEnrol, singleProbes);
-  const fused = measure(fusedEnrol, fusedProbes, C2F ? fusedHashers : undefined);
+  // Each fused probe's cohort statistics, as the server normalises its distances (score-normalisation.ts).
+  const normaliser = normaliserFor(protector);
+  const fusedStats = fusedProbes.map((list) => list.map((probe) => normaliser.stats(probe)));
+  const fused = measure(fusedEnrol, fusedProbes, C2F ? fusedHashers : undefined, fusedStats);
   console.log(
     `source ${SOURCE} level ${LEVEL}: ${IDENTITIES} identities × ${HOLDS} holds × ${FRAMES} frames, ${IMPOSTORS} impostor pairs; seed ${SEED}`,
   );
   report('single', single.fine, single.coarse);
   report('fused', fused.fine, fused.coarse);
+  {
+    // The server's decision at N = 10^6 (FMR 1e-9): normalised scores against the level's own tail fit, and
+    // against the committed model's threshold (DEFAULT_NORMALISED_IMPOSTOR_MODEL).
+    const z = fused.normalised;
+    const fit = fitImpostorTail(z.impostor);
+    const own = thresholdForFmr(1e-9, fit);
+    const model = thresholdForFmr(1e-9, DEFAULT_NORMALISED_IMPOSTOR_MODEL);
+    const miss = (t: number) => pct(1 - countAtMost(z.genuine, t) / z.genuine.length);
+    console.log(
+      `  normalised: genuine ${spread(z.genuine)}  impostor ${spread(z.impostor)}  fit ${fit.location.toFixed(3)} / ${fit.scale.toFixed(3)}; ` +
+        `EER ${pct(equalErrorRate(z))}; stage-2 FNMR@1e-9: own fit (t ${own.toFixed(2)}) ${miss(own)}, model (t ${model.toFixed(2)}) ${miss(model)}`,
+    );
+  }
   if (RAW_IMPOSTORS > 0) {
     const poses = (PLAN.scales ?? [1]).flatMap((scale) =>
       PLAN.rotations_deg.map((rotation_deg) => ({ rotation_deg, dx_cells: 0, dy_cells: 0, scale })),
@@ -321,7 +372,8 @@ async function main(): Promise<void> {
     );
   }
   console.log(
-    `scan (3 frames: extract + fuse + protect) ${(scanMs / scans).toFixed(1)} ms; build ${(built / 1000).toFixed(1)} s`,
+    `scan (3 frames: extract + fuse + protect) ${(scanMs / scans).toFixed(1)} ms; build ${(built / 1000).toFixed(1)} s; ` +
+      `refinement${POLISH ? ' + polish' : ''} ${refinedPairs ? (refineMs / refinedPairs).toFixed(2) : 'n/a'} ms per pair (hashers warm after the first pair)`,
   );
 }
 

@@ -10,17 +10,25 @@ import {
   planesFor,
   popcount32,
   DEFAULT_FEATURE_OPTIONS,
+  ORIENTATIONS,
+  type Alignment,
   type FeatureKind,
   type PalmCode,
   type PalmFeatures,
 } from '../packages/palm/src/features';
 import {
   DEFAULT_ALIGNMENT_PLAN,
+  type GridAlignment,
   TemplateProtector,
   type ProbeTemplates,
   type ProtectedTemplate,
 } from '../packages/palm/src/protect';
-import { coarseDistance, verifyDistance } from '../packages/palm/src/search';
+import {
+  coarseDistance,
+  DEFAULT_POLISH,
+  polishDistance,
+  symbolMismatches,
+} from '../packages/palm/src/search';
 import { normaliserFor, type CohortStats } from '../packages/palm/src/score-normalisation';
 import { extractFeatures } from '../packages/palm/src/features';
 import { createRng } from '../packages/palm/src/random';
@@ -52,6 +60,11 @@ export interface KindBuffers {
    * float64, which the server's decision normalises the probe's distances with.
    */
   cohort: SharedArrayBuffer;
+  /**
+   * Per slot with a probe: its filter responses (grid² × ORIENTATIONS float32), from which stage 2's polish
+   * (search.ts polishDistance) hashes the poses between the grid's, as the server does from the scan.
+   */
+  features: SharedArrayBuffer;
 }
 
 /** The scans of one palm model at one level, slot = identity × holds + hold. */
@@ -164,6 +177,19 @@ export function kindBuffers(shape: Layout, slots: number, raw: boolean): KindBuf
     raw: new SharedArrayBuffer(raw ? slots * shape.poses * rawWords(kind) * 4 : 0),
     made: new SharedArrayBuffer(slots),
     cohort: new SharedArrayBuffer(slots * 2 * 8),
+    features: new SharedArrayBuffer(slots * FEATURE_VALUES * 4),
+  };
+}
+
+/** Filter responses per scan: the grid's cells × ORIENTATIONS. */
+const FEATURE_VALUES = GRID * GRID * ORIENTATIONS;
+
+/** A probe slot's features (written with its probe templates). */
+export function featuresOf(kind: KindBuffers, slot: number): PalmFeatures {
+  return {
+    options: DEFAULT_FEATURE_OPTIONS,
+    grid: GRID,
+    responses: new Float32Array(kind.features, slot * FEATURE_VALUES * 4, FEATURE_VALUES),
   };
 }
 
@@ -229,6 +255,10 @@ function store(
   if (roles.enrol) new Uint32Array(kind.enrol).set(protector.enrol(features).words, slot * shape.words);
   if (roles.probe) {
     const p = protector.probe(features);
+    if (features.grid !== GRID || features.responses.length !== FEATURE_VALUES) {
+      throw new RangeError('features of another grid');
+    }
+    new Float32Array(kind.features).set(features.responses, slot * FEATURE_VALUES);
     new Uint32Array(kind.probeFine).set(p.fine, slot * shape.fineAlignments * shape.words);
     new Uint32Array(kind.probeCoarse).set(p.coarse, slot * shape.coarseAlignments * shape.coarseWords);
   }
@@ -258,6 +288,9 @@ function copySlot(shape: Layout, from: KindBuffers, to: KindBuffers, slot: numbe
   copy(from.enrol, to.enrol, shape.words);
   copy(from.probeFine, to.probeFine, shape.fineAlignments * shape.words);
   copy(from.probeCoarse, to.probeCoarse, shape.coarseAlignments * shape.coarseWords);
+  new Float32Array(to.features, slot * FEATURE_VALUES * 4, FEATURE_VALUES).set(
+    new Float32Array(from.features, slot * FEATURE_VALUES * 4, FEATURE_VALUES),
+  );
   new Float64Array(to.cohort, slot * 16, 2).set(new Float64Array(from.cohort, slot * 16, 2));
   new Uint8Array(to.made)[slot] = 1;
 }
@@ -376,6 +409,81 @@ export function buildIdentities(
   return tally;
 }
 
+const PLAN = DEFAULT_ALIGNMENT_PLAN;
+const SPAN = 2 * PLAN.maxShift_cells + 1;
+
+/** The alignment of a whole-plan probe with the fewest mismatches against a template, and that count. */
+function bestAlignmentOf(
+  stored: ProtectedTemplate,
+  probe: ProbeTemplates,
+): { alignment: GridAlignment; mismatches: number } {
+  const words = stored.words.length;
+  let bestAt = 0;
+  let fewest = Infinity;
+  for (let a = 0; a < probe.fineAlignments; a++) {
+    const d = symbolMismatches(stored.words, 0, probe.fine, a * words, words, stored.symbolBits);
+    if (d < fewest) {
+      fewest = d;
+      bestAt = a;
+    }
+  }
+  // The probe's order (TemplateProtector.probe): scale, rotation, dy, dx.
+  const rotations = PLAN.rotations_deg.length;
+  const dx = (bestAt % SPAN) - PLAN.maxShift_cells;
+  const dy = (Math.floor(bestAt / SPAN) % SPAN) - PLAN.maxShift_cells;
+  const pose = Math.floor(bestAt / (SPAN * SPAN));
+  return { alignment: { r: pose % rotations, s: Math.floor(pose / rotations), dx, dy }, mismatches: fewest };
+}
+
+/**
+ * The unprotected baseline's polish: polishDistance's pattern search (DEFAULT_POLISH's steps, rounds and moves)
+ * over rotation, scale and sub-cell shifts, each pose's code compared under every whole-cell shift of the plan,
+ * from the best of the plan's rotations and scales (`from`, at `distance`).
+ */
+function polishRaw(
+  enrolled: PalmCode,
+  features: PalmFeatures,
+  from: { rotation_deg: number; scale: number },
+  distance: number,
+): number {
+  const steps = DEFAULT_POLISH;
+  const reach = DEFAULT_ALIGNMENT_PLAN.maxShift_cells;
+  const at = (p: Alignment) => codeDistance(enrolled, encodeCode(features, p), reach);
+  let pose: Alignment = { rotation_deg: from.rotation_deg, scale: from.scale, dx_cells: 0, dy_cells: 0 };
+  let best = distance;
+  for (let round = 0; round < steps.rounds; round++) {
+    const f = 0.5 ** round;
+    const dr = steps.rotation_deg * f;
+    const ds = steps.scale * f;
+    const dt = steps.shift_cells * f;
+    for (let move = 0; move < steps.moves; move++) {
+      const p = pose;
+      const scale = p.scale ?? 1;
+      let next: Alignment | undefined;
+      for (const q of [
+        { ...p, rotation_deg: p.rotation_deg - dr },
+        { ...p, rotation_deg: p.rotation_deg + dr },
+        { ...p, scale: scale * (1 - ds) },
+        { ...p, scale: scale * (1 + ds) },
+        { ...p, dx_cells: p.dx_cells - dt },
+        { ...p, dx_cells: p.dx_cells + dt },
+        { ...p, dy_cells: p.dy_cells - dt },
+        { ...p, dy_cells: p.dy_cells + dt },
+      ]) {
+        if (Math.abs(q.dx_cells) > 1 || Math.abs(q.dy_cells) > 1) continue;
+        const d = at(q);
+        if (d < best) {
+          best = d;
+          next = q;
+        }
+      }
+      if (!next) break;
+      pose = next;
+    }
+  }
+  return best;
+}
+
 /** Distances of pairs [from, to) (probe slot, gallery slot): full, coarse, and raw where asked. */
 export function compareRange(
   protector: TemplateProtector,
@@ -393,23 +501,38 @@ export function compareRange(
     const gallerySlot = pairs[2 * i + 1]!;
     const stored = templateOf(protector, shape, buffers, gallerySlot);
     const probed = probeOf(protector, shape, buffers, probeSlot);
-    fine[i] = verifyDistance(stored, probed);
+    // Stage 2 as the server scores a candidate: the best alignment of the plan's full grid, then the polish
+    // around it (search.ts polishDistance) from the probe's features.
+    const best = bestAlignmentOf(stored, probed);
+    const hasher = protector.prober(featuresOf(buffers, probeSlot));
+    fine[i] =
+      polishDistance(
+        stored.words,
+        hasher,
+        best.alignment,
+        stored.symbolBits,
+        DEFAULT_POLISH,
+        best.mismatches,
+      ) / stored.hashes;
     coarse[i] = coarseDistance(stored, probed);
     if (raw && i < raw.length) {
       // The unprotected baseline: the same rotations, scales and shifts, on the codes themselves.
+      // Polished the same way as the protected distance, so the protection cost compares like with like.
       const enrolled = rawCode(shape, buffers, gallerySlot, IDENTITY_POSE);
       let best = 1;
+      let bestPose = IDENTITY_POSE;
       for (let r = 0; r < shape.poses; r++) {
-        best = Math.min(
-          best,
-          codeDistance(
-            enrolled,
-            rawCode(shape, buffers, probeSlot, r),
-            DEFAULT_ALIGNMENT_PLAN.maxShift_cells,
-          ),
+        const d = codeDistance(
+          enrolled,
+          rawCode(shape, buffers, probeSlot, r),
+          DEFAULT_ALIGNMENT_PLAN.maxShift_cells,
         );
+        if (d < best) {
+          best = d;
+          bestPose = r;
+        }
       }
-      raw[i] = best;
+      raw[i] = polishRaw(enrolled, featuresOf(buffers, probeSlot), POSES[bestPose]!, best);
     }
   }
 }

@@ -310,9 +310,33 @@ export function gaborResponses(
   return out;
 }
 
+/** The element at index length >> 1 of the values sorted (by selection: the same value a full sort gives). */
 function median(values: Float32Array): number {
-  const sorted = Float32Array.from(values).sort();
-  return sorted[sorted.length >> 1] ?? 0;
+  if (values.length === 0) return 0;
+  const a = Float32Array.from(values);
+  const k = a.length >> 1;
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return a[k]!;
 }
 
 /** Codes the filter responses of a grid (see the module comment for the two kinds). */
@@ -421,19 +445,35 @@ export function smoothResponses(responses: Float32Array, grid: number, sigma_cel
     total += kernel[i + radius] = Math.exp(-(i * i) / (2 * sigma_cells ** 2));
   for (let i = 0; i < kernel.length; i++) kernel[i]! /= total;
   const scratch = new Float32Array(responses.length);
+  // Each output sums its taps in order, one accumulator per orientation (ORIENTATIONS is 6).
   const pass = (from: Float32Array, to: Float32Array, stepX: number, stepY: number) => {
     for (let y = 0; y < grid; y++) {
       for (let x = 0; x < grid; x++) {
-        const cell = (y * grid + x) * ORIENTATIONS;
-        for (let k = 0; k < ORIENTATIONS; k++) {
-          let acc = 0;
-          for (let i = -radius; i <= radius; i++) {
-            const xx = Math.min(grid - 1, Math.max(0, x + i * stepX));
-            const yy = Math.min(grid - 1, Math.max(0, y + i * stepY));
-            acc += kernel[i + radius]! * from[(yy * grid + xx) * ORIENTATIONS + k]!;
-          }
-          to[cell + k] = acc;
+        let a0 = 0,
+          a1 = 0,
+          a2 = 0,
+          a3 = 0,
+          a4 = 0,
+          a5 = 0;
+        for (let i = -radius; i <= radius; i++) {
+          const xx = Math.min(grid - 1, Math.max(0, x + i * stepX));
+          const yy = Math.min(grid - 1, Math.max(0, y + i * stepY));
+          const w = kernel[i + radius]!;
+          const at = (yy * grid + xx) * ORIENTATIONS;
+          a0 += w * from[at]!;
+          a1 += w * from[at + 1]!;
+          a2 += w * from[at + 2]!;
+          a3 += w * from[at + 3]!;
+          a4 += w * from[at + 4]!;
+          a5 += w * from[at + 5]!;
         }
+        const cell = (y * grid + x) * ORIENTATIONS;
+        to[cell] = a0;
+        to[cell + 1] = a1;
+        to[cell + 2] = a2;
+        to[cell + 3] = a3;
+        to[cell + 4] = a4;
+        to[cell + 5] = a5;
       }
     }
   };
@@ -527,6 +567,27 @@ export function encodeCode(
     smoothResponses(responses, features.grid, smooth_cells);
   }
   return clearInvalid(encodeResponses(responses, features.grid, features.options), aligned.valid);
+}
+
+/**
+ * The sharp code and the smoothed one (`smooth_cells` > 0) of one alignment, the responses aligned once:
+ * the same codes as encodeCode without and with the smoothing.
+ */
+export function encodeCodes(
+  features: PalmFeatures,
+  alignment: Readonly<Alignment>,
+  smooth_cells: number,
+): { sharp: PalmCode; smooth: PalmCode } {
+  if (!(smooth_cells > 0)) throw new RangeError('smoothing must be positive');
+  const aligned = alignResponses(features, alignment);
+  const sharp = clearInvalid(
+    encodeResponses(aligned.responses, features.grid, features.options),
+    aligned.valid,
+  );
+  const responses = Float32Array.from(aligned.responses);
+  smoothResponses(responses, features.grid, smooth_cells);
+  const smooth = clearInvalid(encodeResponses(responses, features.grid, features.options), aligned.valid);
+  return { sharp, smooth };
 }
 
 /** ROI -> full code, no alignment: what enrolment stores (once protected). */

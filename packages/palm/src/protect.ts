@@ -31,6 +31,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import {
   encodeCode,
+  encodeCodes,
   NO_ALIGNMENT,
   type Alignment,
   type FeatureKind,
@@ -324,6 +325,15 @@ export interface ProbeHasher {
   at(alignment: Readonly<GridAlignment>): Uint32Array;
   /** Alignments hashed so far. */
   readonly hashed: number;
+  /**
+   * The full template under any pose between the grid's (stage 2's polish, search.ts polishDistance): a
+   * rotation and scale of their own, and shifts in cells that need not be whole (the responses are
+   * interpolated for the fraction, the whole part is a shift of the code as on the grid). A pose of the grid
+   * gives exactly `at` of its alignment. Shifts are limited to ±MAX_SHIFT_CELLS (cached; do not modify).
+   */
+  atPose(pose: Readonly<Alignment>): Uint32Array;
+  /** Poses off the grid hashed so far. */
+  readonly polished: number;
   /** A probe whose full templates are `alignments` (in order) and whose coarse ones are the plan's. */
   probe(alignments: readonly Readonly<GridAlignment>[]): ProbeTemplates;
 }
@@ -680,16 +690,20 @@ export class TemplateProtector {
 
   /** The codes one pose of a capture hashes: the sharp code and, if the parameters ask, the smoothed one. */
   private codesAt(features: PalmFeatures, alignment: Readonly<Alignment>): PoseCodes {
-    const code = encodeCode(features, alignment);
-    const sharp = { code, values: signedPlanes(code, MAX_SHIFT_CELLS) };
     const smooth_cells = this.parameters.coarseSmooth_cells ?? 0;
-    const coded = (sigma: number) => {
-      const code = encodeCode(features, alignment, sigma);
-      return { code, values: signedPlanes(code, MAX_SHIFT_CELLS) };
-    };
-    const smooth = smooth_cells <= 0 ? sharp : coded(smooth_cells);
+    const coded = (code: PalmCode) => ({ code, values: signedPlanes(code, MAX_SHIFT_CELLS) });
+    let sharp: PoseCode;
+    let smooth: PoseCode;
+    if (smooth_cells <= 0) {
+      sharp = coded(encodeCode(features, alignment));
+      smooth = sharp;
+    } else {
+      const both = encodeCodes(features, alignment, smooth_cells);
+      sharp = coded(both.sharp);
+      smooth = coded(both.smooth);
+    }
     const head_cells = this.parameters.coarseHeadSmooth_cells ?? 0;
-    const head = head_cells > 0 ? coded(head_cells) : smooth;
+    const head = head_cells > 0 ? coded(encodeCode(features, alignment, head_cells)) : smooth;
     return { sharp, smooth, head };
   }
 
@@ -761,6 +775,8 @@ export class TemplateProtector {
       return entry;
     };
     const cache = new Map<number, Uint32Array>();
+    const poseCache = new Map<string, Uint32Array>();
+    const fractionCodes = new Map<string, PoseCodes>();
     let coarse: Uint32Array | undefined;
     const words = this.words;
     const hasher: ProbeHasher = {
@@ -768,6 +784,41 @@ export class TemplateProtector {
       words,
       get hashed() {
         return cache.size;
+      },
+      get polished() {
+        return poseCache.size;
+      },
+      atPose: (pose) => {
+        const scale = pose.scale ?? 1;
+        const ix = Math.round(pose.dx_cells);
+        const iy = Math.round(pose.dy_cells);
+        if (
+          !(Math.abs(ix) <= MAX_SHIFT_CELLS && Math.abs(iy) <= MAX_SHIFT_CELLS) ||
+          !(Math.abs(pose.rotation_deg) <= 90 && scale > 0.5 && scale < 2)
+        ) {
+          throw new RangeError('pose out of range');
+        }
+        const fx = pose.dx_cells - ix;
+        const fy = pose.dy_cells - iy;
+        const key = `${pose.rotation_deg}/${scale}/${pose.dx_cells}/${pose.dy_cells}`;
+        let out = poseCache.get(key);
+        if (!out) {
+          let poseCodes: PoseCodes | undefined;
+          if (fx === 0 && fy === 0) poseCodes = codes(pose.rotation_deg, scale);
+          else {
+            const fractionKey = `${pose.rotation_deg}/${scale}/${fx}/${fy}`;
+            poseCodes = fractionCodes.get(fractionKey);
+            if (!poseCodes) {
+              const alignment = { rotation_deg: pose.rotation_deg, dx_cells: fx, dy_cells: fy, scale };
+              poseCodes = this.codesAt(features, alignment);
+              fractionCodes.set(fractionKey, poseCodes);
+            }
+          }
+          out = new Uint32Array(words);
+          this.hash(poseCodes, [iy * side + ix], this.parameters.hashes, out, 0, words);
+          poseCache.set(key, out);
+        }
+        return out;
       },
       at: ({ r, s, dx, dy }) => {
         if (

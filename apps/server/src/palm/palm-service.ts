@@ -571,7 +571,8 @@ export class PalmService {
 
   /**
    * A payment's search, stage 2 coarse to fine: the shortlist scored under the coarse grid, its closest ids
-   * refined over the full one (search.ts refineResult), hashing only the alignments the refinement visits.
+   * refined over the full one and polished between its steps (search.ts refineResult), hashing only the
+   * alignments and poses the refinement visits.
    * A registration's duplicate check keeps the full grid (no time limit there, and every alignment tried).
    */
   async #searchCoarseToFine(
