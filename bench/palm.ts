@@ -30,7 +30,7 @@ import { format, resolveConfig } from 'prettier';
 import { DEFAULT_FEATURE_OPTIONS } from '../packages/palm/src/features';
 import { DEFAULT_PROTECTION, TemplateProtector } from '../packages/palm/src/protect';
 import { createRng } from '../packages/palm/src/random';
-import { decide, thresholdForFmr, type ImpostorModel } from '../packages/palm/src/search';
+import { decide, DEFAULT_POLISH, thresholdForFmr, type ImpostorModel } from '../packages/palm/src/search';
 import {
   COHORT_SIZE,
   DEFAULT_NORMALISED_IMPOSTOR_MODEL,
@@ -472,7 +472,10 @@ function verificationSection(results: ConfigResult[]): void {
     `The server's pairs: genuine, each palm's registration (hold 0) against each of its payment scans (holds 1–${HOLDS - 1}); ` +
       `impostor, a random sample of one palm's payment scan against another palm's registration (${IMPOSTORS.toLocaleString('en-US')} per row; ${RAW_IMPOSTORS.toLocaleString('en-US')} unprotected). ` +
       `One capture: the hold's first frame; fused: the hold's first ${SCAN_FRAMES} frames fused (packages/palm/src/fusion.ts), as the ` +
-      `scanner sends a scan. A fused scan whose frames the server would refuse as not one palm is left out (counted in the last column). ` +
+      `scanner sends a scan. Each pair is scored as the server scores a candidate: the best of the plan's alignments, then stage 2's polish ` +
+      `around it (packages/palm/src/search.ts polishDistance: steps of ${DEFAULT_POLISH.rotation_deg}°, ${DEFAULT_POLISH.scale * 100} % scale and ` +
+      `${DEFAULT_POLISH.shift_cells} cell in the first of ${DEFAULT_POLISH.rounds} rounds, each round's steps half the last's); the unprotected codes get the same search (sub-cell shifts included), so ` +
+      `the protection cost compares like with like. A fused scan whose frames the server would refuse as not one palm is left out (counted in the last column). ` +
       `n/a: fewer than one impostor pair in 1/FMR.`,
   );
   line('');
