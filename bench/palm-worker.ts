@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import {
-  codeDistance,
+  codeDistanceAround,
   encodeCode,
   planesFor,
   popcount32,
@@ -19,6 +19,7 @@ import {
 import {
   DEFAULT_ALIGNMENT_PLAN,
   type GridAlignment,
+  type ProbeHasher,
   TemplateProtector,
   type ProbeTemplates,
   type ProtectedTemplate,
@@ -437,20 +438,20 @@ function bestAlignmentOf(
 
 /**
  * The unprotected baseline's polish: polishDistance's pattern search (DEFAULT_POLISH's steps, rounds and moves)
- * over rotation, scale and sub-cell shifts, each pose's code compared under every whole-cell shift of the plan,
- * from the best of the plan's rotations and scales (`from`, at `distance`).
+ * over rotation, scale and sub-cell shifts, from the best of the plan's rotations and scales (`from`) at its
+ * best whole-cell shift (`start`); each pose's code is compared under the whole-cell shifts within one cell
+ * of that shift (the sub-cell part of a shift is in the pose); `codeAt` gives the probe's code under a pose.
  */
 function polishRaw(
   enrolled: PalmCode,
-  features: PalmFeatures,
+  codeAt: (pose: Alignment) => PalmCode,
   from: { rotation_deg: number; scale: number },
-  distance: number,
+  start: { distance: number; dx: number; dy: number },
 ): number {
   const steps = DEFAULT_POLISH;
-  const reach = DEFAULT_ALIGNMENT_PLAN.maxShift_cells;
-  const at = (p: Alignment) => codeDistance(enrolled, encodeCode(features, p), reach);
+  const at = (p: Alignment) => codeDistanceAround(enrolled, codeAt(p), start.dx, start.dy, 1).distance;
   let pose: Alignment = { rotation_deg: from.rotation_deg, scale: from.scale, dx_cells: 0, dy_cells: 0 };
-  let best = distance;
+  let best = start.distance;
   for (let round = 0; round < steps.rounds; round++) {
     const f = 0.5 ** round;
     const dr = steps.rotation_deg * f;
@@ -496,7 +497,25 @@ export function compareRange(
   from: number,
   to: number,
 ): void {
-  for (let i = from; i < to; i++) {
+  // The pairs in the order of their probes, so one probe's hasher (its codes and the poses it has hashed)
+  // serves all its pairs in the range: the same distances, hashed once per probe rather than once per pair.
+  const order = Array.from({ length: to - from }, (_, k) => from + k).sort(
+    (x, y) => pairs[2 * x]! - pairs[2 * y]! || x - y,
+  );
+  let hasherSlot = -1;
+  let hasher: ProbeHasher | undefined;
+  /** The unprotected codes of the current probe under the poses its polish has tried. */
+  const rawCodes = new Map<string, PalmCode>();
+  const rawCodeAt = (p: Alignment) => {
+    const key = `${p.rotation_deg}/${p.scale}/${p.dx_cells}/${p.dy_cells}`;
+    let code = rawCodes.get(key);
+    if (!code) {
+      code = encodeCode(featuresOf(buffers, hasherSlot), p);
+      rawCodes.set(key, code);
+    }
+    return code;
+  };
+  for (const i of order) {
     const probeSlot = pairs[2 * i]!;
     const gallerySlot = pairs[2 * i + 1]!;
     const stored = templateOf(protector, shape, buffers, gallerySlot);
@@ -504,7 +523,11 @@ export function compareRange(
     // Stage 2 as the server scores a candidate: the best alignment of the plan's full grid, then the polish
     // around it (search.ts polishDistance) from the probe's features.
     const best = bestAlignmentOf(stored, probed);
-    const hasher = protector.prober(featuresOf(buffers, probeSlot));
+    if (!hasher || hasherSlot !== probeSlot) {
+      hasher = protector.prober(featuresOf(buffers, probeSlot));
+      hasherSlot = probeSlot;
+      rawCodes.clear();
+    }
     fine[i] =
       polishDistance(
         stored.words,
@@ -519,20 +542,17 @@ export function compareRange(
       // The unprotected baseline: the same rotations, scales and shifts, on the codes themselves.
       // Polished the same way as the protected distance, so the protection cost compares like with like.
       const enrolled = rawCode(shape, buffers, gallerySlot, IDENTITY_POSE);
-      let best = 1;
+      const reach = DEFAULT_ALIGNMENT_PLAN.maxShift_cells;
+      let best = { distance: 1, dx: 0, dy: 0 };
       let bestPose = IDENTITY_POSE;
       for (let r = 0; r < shape.poses; r++) {
-        const d = codeDistance(
-          enrolled,
-          rawCode(shape, buffers, probeSlot, r),
-          DEFAULT_ALIGNMENT_PLAN.maxShift_cells,
-        );
-        if (d < best) {
+        const d = codeDistanceAround(enrolled, rawCode(shape, buffers, probeSlot, r), 0, 0, reach);
+        if (d.distance < best.distance) {
           best = d;
           bestPose = r;
         }
       }
-      raw[i] = polishRaw(enrolled, featuresOf(buffers, probeSlot), POSES[bestPose]!, best);
+      raw[i] = polishRaw(enrolled, rawCodeAt, POSES[bestPose]!, best);
     }
   }
 }

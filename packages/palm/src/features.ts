@@ -618,13 +618,29 @@ function shiftRow(word: number, dx: number, full: number): number {
  * overlap is under a quarter of the grid counts as 1 (no evidence) at that shift.
  */
 export function codeDistance(a: PalmCode, b: PalmCode, maxShift: number): number {
+  return codeDistanceAround(a, b, 0, 0, maxShift).distance;
+}
+
+/**
+ * codeDistance over the shifts within `radius` cells of (cx, cy) on each axis, and the shift that gives it
+ * (the first of equals; (cx, cy) when no shift overlaps enough).
+ */
+export function codeDistanceAround(
+  a: PalmCode,
+  b: PalmCode,
+  cx: number,
+  cy: number,
+  radius: number,
+): { distance: number; dx: number; dy: number } {
   if (a.grid !== b.grid || a.planes !== b.planes) throw new RangeError('codes of different shapes');
   const { grid, planes } = a;
   const full = allCells(grid);
   const minimumOverlap = (grid * grid) / 4;
   let best = 1;
-  for (let dx = -maxShift; dx <= maxShift; dx++) {
-    for (let dy = -maxShift; dy <= maxShift; dy++) {
+  let bestDx = cx;
+  let bestDy = cy;
+  for (let dx = cx - radius; dx <= cx + radius; dx++) {
+    for (let dy = cy - radius; dy <= cy + radius; dy++) {
       let differing = 0;
       let overlap = 0;
       for (let y = Math.max(0, dy); y < Math.min(grid, grid + dy); y++) {
@@ -638,8 +654,12 @@ export function codeDistance(a: PalmCode, b: PalmCode, maxShift: number): number
       }
       if (overlap < minimumOverlap) continue;
       const distance = differing / (overlap * planes);
-      if (distance < best) best = distance;
+      if (distance < best) {
+        best = distance;
+        bestDx = dx;
+        bestDy = dy;
+      }
     }
   }
-  return best;
+  return { distance: best, dx: bestDx, dy: bestDy };
 }
