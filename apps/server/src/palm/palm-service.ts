@@ -548,8 +548,13 @@ export class PalmService {
         probe = hasher.probe(grid);
         result = await this.#searchCoarseToFine(gallery, hasher, grid, probe);
       } else {
+        // Every alignment of the full grid, then the best two ids polished between its steps as a payment's
+        // are (refineResult keeps the smaller distance), so a duplicate is found at least as readily as a payment
+        // would find the palm.
         probe = key.protector.probe(feature);
-        result = await this.#searchPool.search(gallery, probe);
+        const full = await this.#searchPool.search(gallery, probe);
+        const hasher = key.protector.prober(feature);
+        result = { ...full, ...refineResult(full, gallery, hasher, coarseGridOf(hasher.plan)) };
       }
       this.searchPaths[result.stage1]++;
       // The distances read against the probe's cohort (score-normalisation.ts), so that one threshold holds on
@@ -573,7 +578,8 @@ export class PalmService {
    * A payment's search, stage 2 coarse to fine: the shortlist scored under the coarse grid, its closest ids
    * refined over the full one and polished between its steps (search.ts refineResult), hashing only the
    * alignments and poses the refinement visits.
-   * A registration's duplicate check keeps the full grid (no time limit there, and every alignment tried).
+   * A registration's duplicate check searches the full grid (no time limit there, and every alignment tried),
+   * then refines and polishes the same way.
    */
   async #searchCoarseToFine(
     gallery: WasmPalmGallery,
