@@ -73,7 +73,7 @@ export const HISTORY_STAGGER_S = 0.1;
  */
 export const MARKETING_FIGURES = {
   patentClaims: '12+',
-  recognised: '79%',
+  recognised: '86.6%',
   falseMatchTarget: '1 in 1,000',
   verification: 'under 0.2 s',
   privacy: '100%',
