@@ -28,6 +28,7 @@ import {
   coarseDistance,
   DEFAULT_POLISH,
   polishDistance,
+  polishPose,
   symbolMismatches,
 } from '../packages/palm/src/search';
 import { normaliserFor, type CohortStats } from '../packages/palm/src/score-normalisation';
@@ -448,41 +449,14 @@ function polishRaw(
   from: { rotation_deg: number; scale: number },
   start: { distance: number; dx: number; dy: number },
 ): number {
-  const steps = DEFAULT_POLISH;
-  const at = (p: Alignment) => codeDistanceAround(enrolled, codeAt(p), start.dx, start.dy, 1).distance;
-  let pose: Alignment = { rotation_deg: from.rotation_deg, scale: from.scale, dx_cells: 0, dy_cells: 0 };
-  let best = start.distance;
-  for (let round = 0; round < steps.rounds; round++) {
-    const f = 0.5 ** round;
-    const dr = steps.rotation_deg * f;
-    const ds = steps.scale * f;
-    const dt = steps.shift_cells * f;
-    for (let move = 0; move < steps.moves; move++) {
-      const p = pose;
-      const scale = p.scale ?? 1;
-      let next: Alignment | undefined;
-      for (const q of [
-        { ...p, rotation_deg: p.rotation_deg - dr },
-        { ...p, rotation_deg: p.rotation_deg + dr },
-        { ...p, scale: scale * (1 - ds) },
-        { ...p, scale: scale * (1 + ds) },
-        { ...p, dx_cells: p.dx_cells - dt },
-        { ...p, dx_cells: p.dx_cells + dt },
-        { ...p, dy_cells: p.dy_cells - dt },
-        { ...p, dy_cells: p.dy_cells + dt },
-      ]) {
-        if (Math.abs(q.dx_cells) > 1 || Math.abs(q.dy_cells) > 1) continue;
-        const d = at(q);
-        if (d < best) {
-          best = d;
-          next = q;
-        }
-      }
-      if (!next) break;
-      pose = next;
-    }
-  }
-  return best;
+  const at = (p: Readonly<Alignment>) =>
+    codeDistanceAround(enrolled, codeAt(p), start.dx, start.dy, 1).distance;
+  return polishPose(
+    { rotation_deg: from.rotation_deg, scale: from.scale, dx_cells: 0, dy_cells: 0 },
+    start.distance,
+    at,
+    (q) => Math.abs(q.dx_cells) <= 1 && Math.abs(q.dy_cells) <= 1,
+  );
 }
 
 /** Distances of pairs [from, to) (probe slot, gallery slot): full, coarse, and raw where asked. */

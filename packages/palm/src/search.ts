@@ -946,6 +946,56 @@ export const DEFAULT_POLISH: Readonly<PolishSteps> = {
 };
 
 /**
+ * The polish's pattern search on any cost of a pose (polishDistance's mismatches; the benchmark's unprotected
+ * codes): from `pose` at cost `cost0`, each round tries the 8 poses one step away on one axis (rotation, scale,
+ * x and y shift; the first round's steps are `steps`', each later round's half the last's), skipping those
+ * `allowed` refuses, and moves to the best while that lowers the cost, at most `steps.moves` times. The
+ * smallest cost found (never more than `cost0`).
+ */
+export function polishPose(
+  pose: Readonly<Alignment>,
+  cost0: number,
+  cost: (pose: Readonly<Alignment>) => number,
+  allowed: (pose: Readonly<Alignment>) => boolean,
+  steps: Readonly<PolishSteps> = DEFAULT_POLISH,
+): number {
+  let best = cost0;
+  let at: Readonly<Alignment> = pose;
+  for (let round = 0; round < steps.rounds; round++) {
+    const f = 0.5 ** round;
+    const dr = steps.rotation_deg * f;
+    const ds = steps.scale * f;
+    const dt = steps.shift_cells * f;
+    for (let move = 0; move < steps.moves; move++) {
+      const p = at;
+      const scale = p.scale ?? 1;
+      const around: Alignment[] = [
+        { ...p, rotation_deg: p.rotation_deg - dr },
+        { ...p, rotation_deg: p.rotation_deg + dr },
+        { ...p, scale: scale * (1 - ds) },
+        { ...p, scale: scale * (1 + ds) },
+        { ...p, dx_cells: p.dx_cells - dt },
+        { ...p, dx_cells: p.dx_cells + dt },
+        { ...p, dy_cells: p.dy_cells - dt },
+        { ...p, dy_cells: p.dy_cells + dt },
+      ];
+      let next: Alignment | undefined;
+      for (const q of around) {
+        if (!allowed(q)) continue;
+        const e = cost(q);
+        if (e < best) {
+          best = e;
+          next = q;
+        }
+      }
+      if (!next) break;
+      at = next;
+    }
+  }
+  return best;
+}
+
+/**
  * The smallest mismatch count of a stored template that the polish finds from a grid alignment of the
  * hasher's plan (never more than the grid alignment's own; `fromMismatches`, when known, is that count). The grid's whole-cell shifts, 5° rotations and
  * 9 % scales leave up to half a step of misalignment, which costs a genuine pair more than the hashing noise
@@ -962,7 +1012,7 @@ export function polishDistance(
   const plan = hasher.plan;
   const words = hasher.words;
   const reach = Math.min(MAX_SHIFT_CELLS, plan.maxShift_cells + 1);
-  let pose: Alignment = {
+  const pose: Alignment = {
     rotation_deg: plan.rotations_deg[from.r]!,
     scale: plan.scales?.[from.s] ?? 1,
     dx_cells: from.dx,
@@ -970,39 +1020,13 @@ export function polishDistance(
   };
   const mismatches = (p: Readonly<Alignment>) =>
     symbolMismatches(stored, 0, hasher.atPose(p), 0, words, symbolBits);
-  let best = fromMismatches ?? mismatches(pose);
-  for (let round = 0; round < steps.rounds; round++) {
-    const f = 0.5 ** round;
-    const dr = steps.rotation_deg * f;
-    const ds = steps.scale * f;
-    const dt = steps.shift_cells * f;
-    for (let move = 0; move < steps.moves; move++) {
-      const p = pose;
-      const scale = p.scale ?? 1;
-      const around: Alignment[] = [
-        { ...p, rotation_deg: p.rotation_deg - dr },
-        { ...p, rotation_deg: p.rotation_deg + dr },
-        { ...p, scale: scale * (1 - ds) },
-        { ...p, scale: scale * (1 + ds) },
-        { ...p, dx_cells: p.dx_cells - dt },
-        { ...p, dx_cells: p.dx_cells + dt },
-        { ...p, dy_cells: p.dy_cells - dt },
-        { ...p, dy_cells: p.dy_cells + dt },
-      ];
-      let next: Alignment | undefined;
-      for (const q of around) {
-        if (Math.abs(q.dx_cells) > reach || Math.abs(q.dy_cells) > reach) continue;
-        const e = mismatches(q);
-        if (e < best) {
-          best = e;
-          next = q;
-        }
-      }
-      if (!next) break;
-      pose = next;
-    }
-  }
-  return best;
+  return polishPose(
+    pose,
+    fromMismatches ?? mismatches(pose),
+    mismatches,
+    (q) => Math.abs(q.dx_cells) <= reach && Math.abs(q.dy_cells) <= reach,
+    steps,
+  );
 }
 
 /**
