@@ -52,8 +52,8 @@ describe('the normalised impostor model on held-back palms of both models', () =
       expect(rates.at(-1)!.fmr, said).toBeGreaterThanOrEqual(TARGET_FMR / 2);
     },
     // Drawing, fusing and protecting 4 × 145 scans and their cohort distances in two worker threads, then
-    // 4 × 20,880 comparisons, each polished as stage 2 scores a candidate (search.ts polishDistance, some
-    // 25 poses hashed per pair): more than ten minutes on a busy two-core machine.
+    // 4 × 20,880 comparisons, each polished as stage 2 scores a candidate (search.ts polishDistance; a probe's
+    // pairs share its hashed poses): 497 s in a `.ci/run` on the two-core machine with other work running.
     1_800_000,
   );
 });
