@@ -7,7 +7,6 @@ import {
   galleryShapeOf,
   polishDistance,
   refineAlignment,
-  refineDistance,
   refineResult,
   shortlistFor,
   verifyDistance,
@@ -66,17 +65,18 @@ describe('stage 2 coarse to fine', () => {
     const grid = coarseGridOf(plan);
     const hasher = protector.prober(probeFeatures);
     const template = enrolled[0]!;
-    const genuine = refineDistance(template.words, hasher, grid, template.symbolBits) / template.hashes;
+    const genuine =
+      refineAlignment(template.words, hasher, grid, template.symbolBits).mismatches / template.hashes;
     expect(genuine).toBeGreaterThanOrEqual(verifyDistance(template, full));
     expect(genuine).toBeLessThan(0.55);
     expect(hasher.hashed).toBeLessThan(fullGrid.length / 2);
     for (const template of enrolled) {
-      const exact = refineDistance(
+      const exact = refineAlignment(
         template.words,
         protector.prober(probeFeatures),
         fullGrid,
         template.symbolBits,
-      );
+      ).mismatches;
       expect(exact / template.hashes).toBe(verifyDistance(template, full));
     }
   });

@@ -854,22 +854,12 @@ export function decide(results: readonly SearchResult[], policy: Readonly<Decisi
 }
 
 /**
- * The smallest mismatch count of a stored template over a plan's full grid that a descent finds: the best of
- * the `start` alignments (and of the next `descents` − 1), then, while one of the (up to 80) alignments one step away on rotation, scale and
- * each shift improves on it, the best of those. Never smaller than the whole grid's minimum; equal to it
- * when the descent reaches the grid's best alignment.
+ * The smallest mismatch count of a stored template over a plan's full grid that a descent finds, and the grid
+ * alignment that gives it: the best of the `start` alignments (and of the next `descents` − 1), then, while
+ * one of the (up to 80) alignments one step away on rotation, scale and each shift improves on it, the best of
+ * those. Never smaller than the whole grid's minimum; equal to it when the descent reaches the grid's best
+ * alignment.
  */
-export function refineDistance(
-  stored: Uint32Array,
-  hasher: ProbeHasher,
-  start: readonly Readonly<GridAlignment>[],
-  symbolBits: number,
-  descents = REFINE_DESCENTS,
-): number {
-  return refineAlignment(stored, hasher, start, symbolBits, descents).mismatches;
-}
-
-/** refineDistance's mismatch count and the grid alignment that gives it. */
 export function refineAlignment(
   stored: Uint32Array,
   hasher: ProbeHasher,
@@ -931,10 +921,12 @@ export interface PolishSteps {
 }
 
 /**
- * Model A through the camera model (bench/palm-tune.ts, 120 ids × 3 holds, 20,000 impostor pairs, seed 7), fused
- * scans, normalised scores: medium, genuine −12.38 ± 2.47 → −15.39 ± 2.93, impostor −1.08 ± 1.00 → −1.68 ± 1.15,
- * stage 2's miss at the level's own fitted threshold for 1e-9 10.4 % → 2.5 %; hard, fused EER 10.2 % → 6.6 %.
- * Comparing the poses on the symbols after the coarse prefix only (half the cost) missed 4.6 %, and 2,048
+ * Model A through the camera model, fused scans, normalised scores (bench/palm-tune.ts, without and with
+ * `--polish off`). On decision 040's ±25° / ±4-cell plan (medium, 100 ids × 3 holds, 20,000 impostor pairs,
+ * seed 31): genuine −14.46 ± 2.73 → −17.95 ± 3.22, impostor −1.49 ± 1.07 → −2.10 ± 1.24, stage 2's miss at the
+ * level's own fitted threshold for 1e-9 7.5 % → 3.5 % (decision 041). Measured first on the earlier ±15° plan
+ * (120 ids, seed 7): that miss 10.4 % → 2.5 %, and the hard level's fused EER 10.2 % → 6.6 %. On that plan,
+ * comparing the poses on the symbols after the coarse prefix only (half the cost) missed 4.6 %, and 2,048
  * symbols with this polish 3.3 % (no better within the sample's noise, at twice the hashing and storage).
  */
 export const DEFAULT_POLISH: Readonly<PolishSteps> = {
@@ -1030,7 +1022,7 @@ export function polishDistance(
 }
 
 /**
- * Descents refineDistance makes, from the closest alignments of the coarse grid. Model A (bench/palm-tune.ts,
+ * Descents refineAlignment makes, from the closest alignments of the coarse grid. Model A (bench/palm-tune.ts,
  * camera model, 200 ids × 3 holds, seed 7), fused EER at the hard level: full grid 9.94 %, 1 descent 15.8 %,
  * 3: 11.3 %, 6: 10.5 % (medium: genuine distances those of the full grid from 1 descent on). The cost is in
  * the poses encoded, not the alignments hashed: 6 descents hash a few hundred of the plan's alignments.
@@ -1042,9 +1034,10 @@ export const REFINED_CANDIDATES = 2;
 
 /**
  * Stage 2 coarse to fine: a search result made with a probe of the coarse grid (`hasher.probe(start)`),
- * its best and runner-up ids re-scored over the full grid (refineDistance from `start`), then polished off
- * the grid (polishDistance; `polish` null: not), and re-ordered. Refining the runner-up as well keeps the margin check honest: its distance is no more overestimated than
- * under the coarse grid alone, and a runner-up that refines below the best becomes the best.
+ * its best and runner-up ids re-scored over the full grid (refineAlignment from `start`), then polished off
+ * the grid (polishDistance; `polish` null: not), and re-ordered. Refining the runner-up as well keeps the
+ * margin check honest: its distance is no more overestimated than under the coarse grid alone, and a
+ * runner-up that refines below the best becomes the best.
  */
 export function refineResult(
   result: SearchResult,
