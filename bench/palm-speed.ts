@@ -247,7 +247,7 @@ export async function speedSections(
   );
   if (cohortTimes.length > 0) {
     line(
-      `| score normalisation (the probe's ${normaliser.templates.length} cohort distances) | ${ms(quantile(cohortTimes, 0.5))} | ${ms(quantile(cohortTimes, 0.95))} |`,
+      `| score normalisation (the probe's ${normaliser.templates.length + normaliser.mirroredTemplates.length} cohort distances, both halves) | ${ms(quantile(cohortTimes, 0.5))} | ${ms(quantile(cohortTimes, 0.95))} |`,
     );
   }
   line(

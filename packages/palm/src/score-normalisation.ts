@@ -10,7 +10,8 @@
  * The cohort is protected with the same key as the gallery (it is just more templates), so a probe is only
  * ever compared with protected templates. Its statistics use the probe under the plan's coarse grid
  * (coarseGridOf, 135 alignments): the probe a payment's coarse-to-fine search hashes anyway, so normalising
- * costs 128 comparisons and no hashing; a probe of the whole plan is cut down to the same alignments.
+ * costs 256 comparisons (both halves) and no hashing; a probe of the whole plan is cut down to the same
+ * alignments.
  */
 import { extractFeatures, type PalmFeatures } from './features';
 import {
@@ -52,9 +53,8 @@ function mirrored(frame: Uint8Array, size: number): Uint8Array {
  * The cohort's palms: one capture each of COHORT_SIZE synthetic palms as drawn, and the same captures mirrored
  * left to right (the same for every key). A gallery can hold palms of either orientation (a left hand from the
  * guide box is stored mirrored), and a payment from the guide box is searched both ways round: each probe is
- * read against the half of the cohort in its own orientation (the mirrored half only when it is clearly the
- * nearer, ORIENTATION_GAP), never against palms that are all the other way round, which would make any two
- * palms of the other orientation look alike.
+ * read against the nearer half of the cohort (decision 042), never against palms that are all the other way
+ * round, which would make any two palms of the other orientation look alike.
  */
 export function cohortFeatures(): { drawn: readonly PalmFeatures[]; mirrored: readonly PalmFeatures[] } {
   if (!cohortFeatureCache) {
@@ -99,14 +99,13 @@ export class ScoreNormaliser {
     if (probe.fineAlignments !== GRID_ALIGNMENTS) {
       throw new RangeError('cohort statistics need the coarse grid or the whole plan');
     }
-    // The half of the cohort in the probe's own orientation: the palms as drawn, unless the probe is clearly
-    // nearer the mirrored ones (a palm the other way round).
-    // The mirrored half is sampled first (ORIENTATION_SAMPLE of its palms) and read whole only when it is.
+    // The nearer half of the cohort: the palms as drawn or mirrored, whichever the probe is closer to on
+    // average (decision 042). Read against the further half, a probe's distances to palms of its own kind
+    // would all look close: mirrored palms read against the drawn half were matched by strangers 20 times as
+    // often as the policy targets.
     const drawn = statsOver(this.templates, probe);
-    const sample = statsOver(this.mirroredTemplates.slice(0, ORIENTATION_SAMPLE), probe);
-    if (sample.mean >= drawn.mean - ORIENTATION_GAP) return drawn;
     const other = statsOver(this.mirroredTemplates, probe);
-    return other.mean < drawn.mean - ORIENTATION_GAP ? other : drawn;
+    return other.mean < drawn.mean ? other : drawn;
   }
 }
 
@@ -124,20 +123,6 @@ function statsOver(templates: readonly ProtectedTemplate[], probe: ProbeTemplate
   const sd = Math.max(MIN_COHORT_SD, Math.sqrt(Math.max(0, sum2 / n - mean * mean)));
   return { mean, sd };
 }
-
-/**
- * How much nearer the mirrored half must be (mean distance) for a probe to count as mirrored. A synthetic palm
- * mirrored is about 0.02 nearer its own orientation; the benchmark's palms of both models (48 fused scans,
- * medium and hard) were within 0.0034 of even between the halves, so their probes keep the half as drawn, as the
- * calibration and the benchmark measured it.
- */
-export const ORIENTATION_GAP = 0.008;
-
-/**
- * Palms of the mirrored half compared first to tell the probe's orientation (the mean of 32 is within about
- * 0.003 of the half's): 160 comparisons for a probe as drawn, 288 for a mirrored one.
- */
-export const ORIENTATION_SAMPLE = 32;
 
 /** The smallest cohort standard deviation used (a fifth of the typical one, about 0.015). */
 export const MIN_COHORT_SD = 0.003;
