@@ -1,10 +1,10 @@
-import { randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 import { PALM_ROI_SIZE, PALM_SCAN_FRAMES } from '@hasta/contracts/palm';
 import type { Hand } from '@hasta/contracts/palm';
 import { createIdentity, renderSample } from '@hasta/palm/synthetic';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
-import { expect } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 
 import type { Account } from './accounts';
 import { thisBrowserTestDevice } from './devices';
@@ -17,8 +17,25 @@ export interface Palm {
   identity: number;
 }
 
-/** A synthetic population of a test's own, so its palms are nobody else's in the shared database. */
-export const newPalmSeed = (): number => randomInt(1, 2 ** 31);
+/** How many seeds each test has drawn so far (by test id). */
+const seedsDrawn = new Map<string, number>();
+
+/**
+ * A synthetic population of a test's own, so its palms are nobody else's in the shared database. The seed
+ * comes from the test's title and how many it has drawn, so every run uses the same palms: the engine's
+ * decisions are at a false-match rate of 1e-3 per search by design, and palms drawn afresh each run would
+ * make a test's outcome a matter of luck (a new palm taken for one registered earlier, about once in a
+ * thousand registrations). The same palms run after run either pass or fail, every time.
+ */
+export function newPalmSeed(): number {
+  const info = test.info();
+  const drawn = seedsDrawn.get(info.testId) ?? 0;
+  seedsDrawn.set(info.testId, drawn + 1);
+  const digest = createHash('sha256')
+    .update(`${info.titlePath.join(' › ')} #${drawn} retry ${info.retry} repeat ${info.repeatEachIndex}`)
+    .digest();
+  return (digest.readUInt32BE(0) % (2 ** 31 - 1)) + 1;
+}
 
 /** Distinct captures of `palm` (samples `first`, `first + 1`, ...), as a camera would send them. */
 export function palmFrames(palm: Palm, first = 100): string[] {
