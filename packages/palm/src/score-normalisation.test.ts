@@ -126,7 +126,8 @@ describe('cohort score normalisation', () => {
     // Within twice the target at either: 0.3 and 3 expected (read against the drawn half: 2 and 14).
     expect(matched).toBeLessThanOrEqual(1);
     expect(matchedLoose).toBeLessThanOrEqual(6);
-  }, 120_000);
+    // About a minute on an idle machine, over two in CI's busy unit run: the bound is for a busy machine.
+  }, 900_000);
 
   it('keeps the order of a search result and turns its gap into standard scores', () => {
     const result: SearchResult = {
