@@ -15,6 +15,7 @@ import { extractFeatures, type PalmFeatures } from '../packages/palm/src/feature
 import { mixSeed } from '../packages/palm/src/random';
 import { coarseGridOf, TemplateProtector } from '../packages/palm/src/protect';
 import {
+  mirroredFrame,
   normalisedDecisionPolicy,
   normaliseResult,
   normaliserFor,
@@ -32,19 +33,12 @@ const SEED = process.argv[5] === undefined ? randomInt(1, 2 ** 31) : Number(proc
 const SIZE = 128;
 const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 41 + 7) & 0xff);
 
-function mirror(frame: Uint8Array): Uint8Array {
-  const out = new Uint8Array(frame.length);
-  for (let y = 0; y < SIZE; y++)
-    for (let x = 0; x < SIZE; x++) out[y * SIZE + x] = frame[y * SIZE + SIZE - 1 - x]!;
-  return out;
-}
-
 /** Palm `i`'s scan, or undefined when its frames do not agree (the server refuses it). */
 function scanOf(i: number): PalmFeatures | undefined {
   if (POPULATION === 'raw' || POPULATION === 'raw-mirrored') {
     const palm = createIdentity(mixSeed(SEED, i), 0);
     let frames = [100, 101, 102].map((s) => renderSample(palm, s, 'medium', SIZE));
-    if (POPULATION === 'raw-mirrored') frames = frames.map(mirror);
+    if (POPULATION === 'raw-mirrored') frames = frames.map((frame) => mirroredFrame(frame, SIZE));
     return fuseScan(frames.map((frame) => extractFeatures(frame, SIZE)));
   }
   const [model, level] = POPULATION.split('-') as [ModelName, NuisanceLevel];

@@ -6,6 +6,7 @@ import {
   COHORT_SIZE,
   DEFAULT_NORMALISED_IMPOSTOR_MODEL,
   MIN_COHORT_SD,
+  mirroredFrame,
   NORMALISED_MARGIN,
   normalisedDecisionPolicy,
   normalisedScore,
@@ -67,10 +68,8 @@ describe('cohort score normalisation', () => {
 
   it('reads a mirrored palm against the mirrored half of the cohort, so mirrored palms do not look alike', () => {
     // A left hand from the guide box is stored mirrored, and a payment from it is searched both ways round.
-    const flip = (frame: Uint8Array) =>
-      Uint8Array.from(frame, (_, i) => frame[i - (i % SIZE) + SIZE - 1 - (i % SIZE)]!);
     const mirroredFeatures = (identity: number, s: number) =>
-      extractFeatures(flip(renderSample(identities[identity]!, s, 'medium', SIZE)), SIZE);
+      extractFeatures(mirroredFrame(renderSample(identities[identity]!, s, 'medium', SIZE), SIZE), SIZE);
     const threshold = thresholdForFmr(1e-4, DEFAULT_NORMALISED_IMPOSTOR_MODEL);
     for (const identity of [0, 1, 2]) {
       const drawn = normaliser.stats(protector.probe(features(identity, 1)));
@@ -93,13 +92,13 @@ describe('cohort score normalisation', () => {
     // half (as a third of such probes were, the orientation judged on a sample of the mirrored half with a
     // margin), a stranger's distances to every mirrored palm look close: 43 of 1,500 searches of a gallery of
     // 300 matched someone at a target of 1e-3 (bench: 2.9 %). Each probe is now read against the nearer half.
-    const flip = (frame: Uint8Array) =>
-      Uint8Array.from(frame, (_, i) => frame[i - (i % SIZE) + SIZE - 1 - (i % SIZE)]!);
     // A scan as the server makes one: three captures of the palm fused.
     const mirroredPalm = (identity: number) => {
       const palm = createIdentity(MIRROR_SEED, identity);
       return fuseFeatures(
-        [0, 1, 2].map((s) => extractFeatures(flip(renderSample(palm, s, 'medium', SIZE)), SIZE)),
+        [0, 1, 2].map((s) =>
+          extractFeatures(mirroredFrame(renderSample(palm, s, 'medium', SIZE), SIZE), SIZE),
+        ),
       ).features;
     };
     const GALLERY = 100;

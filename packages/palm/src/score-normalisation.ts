@@ -41,7 +41,8 @@ const COHORT_ROI = 128;
 
 let cohortFeatureCache: { drawn: readonly PalmFeatures[]; mirrored: readonly PalmFeatures[] } | undefined;
 
-function mirrored(frame: Uint8Array, size: number): Uint8Array {
+/** A square grey frame of side `size` mirrored left to right (a left hand seen as a right one), as a new array. */
+export function mirroredFrame(frame: Uint8Array, size: number): Uint8Array {
   const out = new Uint8Array(frame.length);
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) out[y * size + x] = frame[y * size + size - 1 - x]!;
@@ -63,7 +64,7 @@ export function cohortFeatures(): { drawn: readonly PalmFeatures[]; mirrored: re
     );
     cohortFeatureCache = {
       drawn: frames.map((frame) => extractFeatures(frame, COHORT_ROI)),
-      mirrored: frames.map((frame) => extractFeatures(mirrored(frame, COHORT_ROI), COHORT_ROI)),
+      mirrored: frames.map((frame) => extractFeatures(mirroredFrame(frame, COHORT_ROI), COHORT_ROI)),
     };
   }
   return cohortFeatureCache;

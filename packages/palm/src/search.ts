@@ -989,9 +989,9 @@ export function polishPose(
 
 /**
  * The smallest mismatch count of a stored template that the polish finds from a grid alignment of the
- * hasher's plan (never more than the grid alignment's own; `fromMismatches`, when known, is that count). The grid's whole-cell shifts, 5° rotations and
- * 9 % scales leave up to half a step of misalignment, which costs a genuine pair more than the hashing noise
- * of the extra poses gains an impostor pair.
+ * hasher's plan (never more than the grid alignment's own; `fromMismatches`, when known, is that count). The
+ * grid's whole-cell shifts, 5° rotations and 9 % scales leave up to half a step of misalignment, which costs a
+ * genuine pair more than the hashing noise of the extra poses gains an impostor pair.
  */
 export function polishDistance(
   stored: Uint32Array,
