@@ -17,7 +17,7 @@
  * The results go to the console and to docs/palm-benchmark.md (and the DET plot to docs/palm-det.svg).
  *
  * Options: --identities N --holds H --frames F --max-holds M --impostors P --raw-impostors P
- *          --cascade-impostors P --workers W --sizes 10000,100000,1000000 --runs R --seed X
+ *          --cascade-impostors P --workers W --sizes 10000,100000,1000000 --runs R --fast-runs R --seed X
  *          --models A,B --levels easy,medium,hard
  * BENCH_PALM_ONLY=speed: only the search speed and scan-to-decision tables, printed to the console; the
  * report is not rewritten.
@@ -73,7 +73,7 @@ import {
   upper95,
   type Scores,
 } from './palm-scores';
-import { speedSections } from './palm-speed';
+import { SEARCH_P95_TARGET_MS, speedSections } from './palm-speed';
 import { WasmPalmGallery } from '../packages/palm/src/wasm-search';
 import {
   cohortOf,
@@ -124,6 +124,7 @@ const CASCADE_IMPOSTORS = option('cascade-impostors', 50_000);
 const WORKERS = option('workers', Math.max(1, Math.min(2, availableParallelism())));
 const SIZES = listOption('sizes', ['10000', '100000', '1000000']).map(Number);
 const RUNS = option('runs', 40);
+const FAST_RUNS = option('fast-runs', 300);
 const SEED = option('seed', SEEDS.evaluation);
 const RUN_MODELS = listOption('models', [...MODEL_NAMES]) as ModelName[];
 const RUN_LEVELS = listOption('levels', [...LEVEL_NAMES]) as NuisanceLevel[];
@@ -724,7 +725,7 @@ function headline(
     const blanks = RUN_MODELS.map(() => '').join(' | ');
     const p95 = speed.workersP95_ms;
     out.push(
-      `| all | 1:N search p95 at N = ${Math.max(...SIZES).toLocaleString('en-US')}, stage 1 in the workers | ${blanks} | ${ms(p95)} | ≤ 25 ms | ${verdict(p95, 25)} |`,
+      `| all | 1:N search p95 at N = ${Math.max(...SIZES).toLocaleString('en-US')}, stage 1 in the workers | ${blanks} | ${ms(p95)} | ≤ ${SEARCH_P95_TARGET_MS} ms | ${verdict(p95, SEARCH_P95_TARGET_MS)} |`,
     );
     const total = speed.scanToDecisionP95_ms;
     out.push(`| all | scan to decision p95 | ${blanks} | ${ms(total)} | ≤ 300 ms | ${verdict(total, 300)} |`);
@@ -862,6 +863,7 @@ function speedInput(
     seed: SEED,
     sizes: SIZES,
     runs: RUNS,
+    fastRuns: FAST_RUNS,
     // Payment scans (holds 1…), the slots with probe templates.
     probes: Array.from({ length: identities * (HOLDS - 1) }, (_, s) =>
       probeOf(
