@@ -75,7 +75,7 @@ export const MARKETING_FIGURES = {
   patentClaims: '12+',
   recognised: '86.6%',
   falseMatchTarget: '1 in 1,000',
-  verification: 'under 0.2 s',
+  verification: 'under 0.3 s',
   privacy: '100%',
   dataPoints: '920',
   offlinePendingTransactions: 47,

@@ -17,7 +17,12 @@ import { palmEvidence } from '@hasta/palm/palm-evidence';
 import { frameQuality, type QualityIssue } from '@hasta/palm/quality';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import { ReplayScan } from '@hasta/palm/replay';
-import { normalisedDecisionPolicy, normaliseResult, normaliserFor } from '@hasta/palm/score-normalisation';
+import {
+  mirroredFrame,
+  normalisedDecisionPolicy,
+  normaliseResult,
+  normaliserFor,
+} from '@hasta/palm/score-normalisation';
 import { decide, galleryShapeOf, refineResult, shortlistFor, type SearchResult } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -717,14 +722,9 @@ export async function registeredHands(
   return hands;
 }
 
-/** A grey ROI frame mirrored left to right. */
+/** A grey ROI frame mirrored left to right (the cohort's mirror, at the server's ROI size). */
 export function mirrorFrame(frame: Uint8Array): Uint8Array {
-  const mirrored = new Uint8Array(frame.length);
-  for (let y = 0; y < PALM_ROI_SIZE; y += 1) {
-    const row = y * PALM_ROI_SIZE;
-    for (let x = 0; x < PALM_ROI_SIZE; x += 1) mirrored[row + x] = frame[row + PALM_ROI_SIZE - 1 - x]!;
-  }
-  return mirrored;
+  return mirroredFrame(frame, PALM_ROI_SIZE);
 }
 
 /**
