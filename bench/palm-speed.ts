@@ -35,10 +35,10 @@ import {
 import { BIG_CANDIDATES, BIG_N, FPIR_TARGET } from './palm-cascade';
 import { ROI_SIZE, SCAN_FRAMES } from './palm-capture';
 import { ms, quantile } from './palm-scores';
+import type { Layout } from './palm-worker';
 
 /** The issue's target for the search's p95 at 10^6 (issue 26), against which the slow searches are listed. */
 export const SEARCH_P95_TARGET_MS = 25;
-import type { Layout } from './palm-worker';
 
 export interface SpeedInput {
   protector: TemplateProtector;
