@@ -14,8 +14,8 @@ import { randomInt } from 'node:crypto';
 import { extractFeatures, type PalmFeatures } from '../packages/palm/src/features';
 import { mixSeed } from '../packages/palm/src/random';
 import { coarseGridOf, TemplateProtector } from '../packages/palm/src/protect';
+import { mirroredFrame } from '../packages/palm/src/roi';
 import {
-  mirroredFrame,
   normalisedDecisionPolicy,
   normaliseResult,
   normaliserFor,

@@ -18,6 +18,15 @@
  */
 import { bilinear } from './features';
 
+/** A square grey frame of side `size` mirrored left to right (a left hand seen as a right one), as a new array. */
+export function mirroredFrame(frame: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(frame.length);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) out[y * size + x] = frame[y * size + size - 1 - x]!;
+  }
+  return out;
+}
+
 export type RoiHand = 'left' | 'right';
 
 export interface Point {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { extractFeatures } from './features';
 import { fuseFeatures } from './fusion';
 import { coarseGridOf, TemplateProtector } from './protect';
+import { mirroredFrame } from './roi';
 import {
   COHORT_SIZE,
   DEFAULT_NORMALISED_IMPOSTOR_MODEL,
   MIN_COHORT_SD,
-  mirroredFrame,
   NORMALISED_MARGIN,
   normalisedDecisionPolicy,
   normalisedScore,

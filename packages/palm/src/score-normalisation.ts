@@ -14,6 +14,7 @@
  * alignments.
  */
 import { extractFeatures, type PalmFeatures } from './features';
+import { mirroredFrame } from './roi';
 import {
   coarseGridOf,
   coarseGridProbeOf,
@@ -40,15 +41,6 @@ export const COHORT_SIZE = 128;
 const COHORT_ROI = 128;
 
 let cohortFeatureCache: { drawn: readonly PalmFeatures[]; mirrored: readonly PalmFeatures[] } | undefined;
-
-/** A square grey frame of side `size` mirrored left to right (a left hand seen as a right one), as a new array. */
-export function mirroredFrame(frame: Uint8Array, size: number): Uint8Array {
-  const out = new Uint8Array(frame.length);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) out[y * size + x] = frame[y * size + size - 1 - x]!;
-  }
-  return out;
-}
 
 /**
  * The cohort's palms: one capture each of COHORT_SIZE synthetic palms as drawn, and the same captures mirrored

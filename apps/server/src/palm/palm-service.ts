@@ -17,12 +17,8 @@ import { palmEvidence } from '@hasta/palm/palm-evidence';
 import { frameQuality, type QualityIssue } from '@hasta/palm/quality';
 import { PalmSearchPool, type Stage1Path } from '@hasta/palm/parallel-search';
 import { ReplayScan } from '@hasta/palm/replay';
-import {
-  mirroredFrame,
-  normalisedDecisionPolicy,
-  normaliseResult,
-  normaliserFor,
-} from '@hasta/palm/score-normalisation';
+import { mirroredFrame } from '@hasta/palm/roi';
+import { normalisedDecisionPolicy, normaliseResult, normaliserFor } from '@hasta/palm/score-normalisation';
 import { decide, galleryShapeOf, refineResult, shortlistFor, type SearchResult } from '@hasta/palm/search';
 import { WasmPalmGallery } from '@hasta/palm/wasm-search';
 import { sql, type Kysely, type Transaction } from 'kysely';
