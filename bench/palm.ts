@@ -17,7 +17,8 @@
  * The results go to the console and to docs/palm-benchmark.md (and the DET plot to docs/palm-det.svg).
  *
  * Options: --identities N --holds H --frames F --max-holds M --impostors P --raw-impostors P
- *          --cascade-impostors P --workers W --sizes 10000,100000,1000000 --runs R --fast-runs R --seed X
+ *          --cascade-impostors P --workers W --sizes 10000,100000,1000000 --runs R --fast-runs R
+ *          --scan-rounds K --seed X
  *          --models A,B --levels easy,medium,hard
  * BENCH_PALM_ONLY=speed: only the search speed and scan-to-decision tables, printed to the console; the
  * report is not rewritten.
@@ -125,6 +126,7 @@ const WORKERS = option('workers', Math.max(1, Math.min(2, availableParallelism()
 const SIZES = listOption('sizes', ['10000', '100000', '1000000']).map(Number);
 const RUNS = option('runs', 40);
 const FAST_RUNS = option('fast-runs', 300);
+const SCAN_ROUNDS = option('scan-rounds', 10);
 const SEED = option('seed', SEEDS.evaluation);
 const RUN_MODELS = listOption('models', [...MODEL_NAMES]) as ModelName[];
 const RUN_LEVELS = listOption('levels', [...LEVEL_NAMES]) as NuisanceLevel[];
@@ -864,6 +866,7 @@ function speedInput(
     sizes: SIZES,
     runs: RUNS,
     fastRuns: FAST_RUNS,
+    scanRounds: SCAN_ROUNDS,
     // Payment scans (holds 1…), the slots with probe templates.
     probes: Array.from({ length: identities * (HOLDS - 1) }, (_, s) =>
       probeOf(
