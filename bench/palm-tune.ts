@@ -7,6 +7,7 @@
  *                                        [--seed 7] [--source camera|synthetic] [--plan '{"scales":[1]}']
  *                                        [--cache /tmp/palm-tune] [--features '{"smooth_cells":1}']
  *                                        [--protection '{"coarseSmooth_cells":1}'] [--raw 3000]
+ *                                        [--norm sd|mean|floor]
  *
  * Per identity: `holds` holds of 3 frames each (one pose, light and focus per hold; bench/palm-data/camera.ts
  * `captureHold`). Registration = hold 0 fused (packages/palm/src/fusion.ts), as the server registers; probes =
@@ -75,7 +76,6 @@ import {
   DEFAULT_NORMALISED_IMPOSTOR_MODEL,
   normalisedScore,
   normaliserFor,
-  type CohortStats,
 } from '../packages/palm/src/score-normalisation';
 import {
   countAtMost,
@@ -123,6 +123,15 @@ const C2F: Readonly<CoarseToFine> | undefined =
   C2F_OPTION === 'off'
     ? undefined
     : { ...DEFAULT_COARSE_TO_FINE, ...(C2F_OPTION === 'default' ? {} : JSON.parse(C2F_OPTION)) };
+/**
+ * Decision 045's other scores, measured and not adopted: `--norm mean`, (distance − cohort mean) / COHORT_SCALE
+ * for every probe; `--norm floor`, (distance − cohort mean) / max(cohort sd, COHORT_SCALE). By default, as the
+ * server normalises (score-normalisation.ts: / cohort sd). The stage-2 miss "model" is then against a model
+ * fitted to the server's scores, not to these (decision 045 has their own fits).
+ */
+const COHORT_SCALE = 0.016;
+const NORM = option('norm', 'sd');
+if (!['sd', 'mean', 'floor'].includes(NORM)) throw new Error(`--norm ${NORM}: sd, mean or floor`);
 const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 5) & 0xff);
 
 type HoldSource = (identity: number, hold: number) => Uint8Array[];
@@ -274,7 +283,7 @@ async function main(): Promise<void> {
     enrol: ProtectedTemplate[],
     probes: ProbeTemplates[][],
     hashers?: ProbeHasher[][],
-    stats?: CohortStats[][],
+    normalised?: (d: number, probe: number, hold: number) => number,
   ) => {
     // Coarse to fine (fused probes): every pair refined over the full grid from the coarse one, as the
     // search refines its closest candidates (search.ts refineResult).
@@ -298,7 +307,7 @@ async function main(): Promise<void> {
     for (let id = 0; id < IDENTITIES; id++) {
       for (const [h, probe] of probes[id]!.entries()) {
         g.push(fine(id, id * 256 + h, probe));
-        if (stats) gz.push(normalisedScore(g[g.length - 1]!, stats[id]![h]!));
+        if (normalised) gz.push(normalised(g[g.length - 1]!, id, h));
         gc.push(coarseDistance(enrol[id]!, probe));
       }
     }
@@ -312,7 +321,7 @@ async function main(): Promise<void> {
       const h = rng.int(probes[b]!.length);
       const probe = probes[b]![h]!;
       im.push(fine(a, b * 256 + h, probe));
-      if (stats) iz.push(normalisedScore(im[im.length - 1]!, stats[b]![h]!));
+      if (normalised) iz.push(normalised(im[im.length - 1]!, b, h));
       ic.push(coarseDistance(enrol[a]!, probe));
     }
     return {
@@ -324,8 +333,14 @@ async function main(): Promise<void> {
   const single = measure(singleEnrol, singleProbes);
   // Each fused probe's cohort statistics, as the server normalises its distances (score-normalisation.ts).
   const normaliser = normaliserFor(protector);
-  const fusedStats = fusedProbes.map((list) => list.map((probe) => normaliser.stats(probe)));
-  const fused = measure(fusedEnrol, fusedProbes, C2F ? fusedHashers : undefined, fusedStats);
+  const probeStats = fusedProbes.map((list) => list.map((probe) => normaliser.stats(probe)));
+  const fusedScore = (d: number, probe: number, hold: number): number => {
+    const stats = probeStats[probe]![hold]!;
+    if (NORM === 'mean') return (d - stats.mean) / COHORT_SCALE;
+    if (NORM === 'floor') return (d - stats.mean) / Math.max(stats.sd, COHORT_SCALE);
+    return normalisedScore(d, stats);
+  };
+  const fused = measure(fusedEnrol, fusedProbes, C2F ? fusedHashers : undefined, fusedScore);
   console.log(
     `source ${SOURCE} level ${LEVEL}: ${IDENTITIES} identities × ${HOLDS} holds × ${FRAMES} frames, ${IMPOSTORS} impostor pairs; seed ${SEED}`,
   );
@@ -343,6 +358,9 @@ async function main(): Promise<void> {
       `  normalised: genuine ${spread(z.genuine)}  impostor ${spread(z.impostor)}  fit ${fit.location.toFixed(3)} / ${fit.scale.toFixed(3)}; ` +
         `EER ${pct(equalErrorRate(z))}; stage-2 FNMR@1e-9: own fit (t ${own.toFixed(2)}) ${miss(own)}, model (t ${model.toFixed(2)}) ${miss(model)}`,
     );
+    const sds = sorted(probeStats.flat().map((s) => s.sd));
+    const q = (f: number) => sds[Math.floor(f * (sds.length - 1))]!.toFixed(4);
+    console.log(`  the fused probes' cohort sd: p10 ${q(0.1)}, p50 ${q(0.5)}, p90 ${q(0.9)}`);
   }
   if (RAW_IMPOSTORS > 0) {
     const poses = (PLAN.scales ?? [1]).flatMap((scale) =>
