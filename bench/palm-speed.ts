@@ -244,7 +244,7 @@ export async function speedSections(
   // many. Who is identified must be the same each round (the search is deterministic): checked, then counted
   // once.
   const rounds = Math.max(1, input.scanRounds);
-  const identified: string[] = [];
+  let identified: readonly number[] = [];
   for (let round = 0; round < rounds; round++) {
     const matched: number[] = [];
     for (const [i, frames] of scans.entries()) {
@@ -275,11 +275,11 @@ export async function speedSections(
       fuseTimes.push(t2 - t1);
       protectTimes.push(t3 - t2);
     }
-    identified.push(matched.join(','));
-    if (identified[round] !== identified[0])
+    if (round === 0) identified = matched;
+    else if (matched.length !== identified.length || matched.some((palm, k) => palm !== identified[k]))
       throw new Error(`round ${round} identified other palms than round 0`);
   }
-  const found = identified[0] === '' ? 0 : identified[0]!.split(',').length;
+  const found = identified.length;
   await serverPool.close();
   line(
     `## Scan to decision (camera excluded; search as the server runs it: stage 1 in ${serverPool.threads} workers ` +
