@@ -207,7 +207,9 @@ export interface LookVerdict extends FrameAssessment {
  * Whether a look is taken, and if not what to fix first: the light and a palm in the picture (`assessRoi`),
  * then whether what is there is a palm at all (`palmEvidence`: a screen, a pattern or noise is not; the
  * server checks it again), then the quality gate's exposure, contrast and pose (how the hand is held: `pose`, from its landmarks),
- * then holding it still (`assessRoi`'s motion check), then its sharpness. Only a look that passes both
+ * then its sharpness, then holding it still (`assessRoi`'s motion check). A blurred look is called blurred
+ * whether or not it also moved: that hint says to hold still as well, and it does not depend on how far apart
+ * in time two looks were (on a busy phone they are further apart). Only a look that passes both
  * `assessRoi` and `frameQuality` may become a frame of a scan, so the server, which checks the picture
  * again with `frameQuality`, accepts every frame the scanner sends.
  */
@@ -224,7 +226,7 @@ export function judgeLook(
   const first = gate.issues.find((issue) => issue !== 'blurry');
   let quality: PalmQuality = assessment.quality;
   if (first !== undefined) quality = GATE_FEEDBACK[first];
-  else if (assessment.quality === 'ok' && gate.issues.includes('blurry')) quality = 'blurry';
+  else if (gate.issues.includes('blurry')) quality = 'blurry';
   return { quality, detail: assessment.detail, score: gate.score };
 }
 
