@@ -10,7 +10,8 @@ import { axeViolations } from './support/axe';
 import { launchWithPalmCamera } from './support/camera';
 import { extractCode, nextMessage } from './support/outbox';
 import { newPalmSeed } from './support/palm';
-import { confirmItsYou } from './support/step-up';
+import { thisBrowserTestDevice } from './support/devices';
+import { confirmItsYou, stepUpByApi } from './support/step-up';
 import { adminSession, apiSession, pageFor } from './support/wallet';
 
 /**
@@ -243,4 +244,28 @@ test('a kiosk removed by an admin says so, signs no one in, and can be paired ag
   await kiosk.getByRole('button', { name: 'Pair this kiosk again' }).click();
   await expect(kiosk.getByRole('heading', { level: 1, name: 'Pair this device' })).toBeVisible();
   await context.close();
+});
+
+test('the Devices tab names a person’s own browser by their username', async ({
+  browser,
+  playwright,
+  baseURL,
+  account,
+}) => {
+  const session = await apiSession(playwright, baseURL, account);
+  await stepUpByApi(session, account.contact);
+  await thisBrowserTestDevice(session, 'personal');
+  await session.dispose();
+  const adminPage = await pageFor(browser, baseURL, admin);
+  await adminPage.goto('/admin');
+  const section = await openTab(adminPage, 'Devices');
+  // Its "belongs to" cell: the person's username (it said "User" and the start of their id).
+  const row = section
+    .getByTestId('device-row')
+    .filter({ has: adminPage.getByRole('cell', { name: account.user.username, exact: true }) });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole('cell').nth(0)).toHaveText('e2e personal');
+  await expect(row.getByRole('cell').nth(1)).toHaveText('Person’s own browser');
+  await expect(row.getByRole('cell').nth(2)).toHaveText(account.user.username);
+  await adminPage.context().close();
 });

@@ -243,6 +243,22 @@ describe(`devices on ${testDatabaseKind}`, () => {
     await expect(pairThisBrowser(test.app, person.token, 'terminal')).rejects.toThrow(/403/);
   });
 
+  it('the admin sees whose own browser a personal device is, by username; its owner and the device do not get it', async () => {
+    const person = await registerUser(test.app, test.database, { username: 'asha_devices' });
+    await stepUp(test.app, person.token);
+    const phone = await pairThisBrowser(test.app, person.token);
+    const inAdminList = (await get('/api/devices', bearer(adminToken)))
+      .json()
+      .devices.find((device: { id: string }) => device.id === phone.id);
+    expect(inAdminList).toMatchObject({ kind: 'personal', owner_username: 'asha_devices' });
+    const inOwnList = (await get('/api/devices', bearer(person.token))).json().devices;
+    expect(inOwnList).toEqual([expect.objectContaining({ id: phone.id, owner_username: null })]);
+    expect((await get('/api/devices/me', phone.headers())).json().device.owner_username).toBeNull();
+    // An admin's revocation answers with it too; the owner's would not.
+    const revoked = await post(`/api/devices/${phone.id}/revoke`, {}, bearer(adminToken));
+    expect(revoked.json().device).toMatchObject({ owner_username: 'asha_devices' });
+  });
+
   it('an admin-assisted registration records the admin’s device when the owner approves it', async () => {
     const person = await registerUser(test.app, test.database);
     await stepUp(test.app, adminToken);

@@ -62,6 +62,8 @@ export const deviceSchema = z.object({
   kiosk_name: z.string().nullable(),
   /** Who paired it (the store's owner, the admin, or the person whose browser it is). */
   owner_user_id: z.string(),
+  /** That person's username: in an admin's answers only (null in the owner's and the device's own). */
+  owner_username: z.string().nullable(),
   created_at: z.string(),
   last_seen_at: z.string().nullable(),
   revoked_at: z.string().nullable(),

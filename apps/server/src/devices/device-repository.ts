@@ -10,6 +10,8 @@ export interface Device {
   kind: DeviceKind;
   name: string;
   ownerUserId: string;
+  /** The owner's username (null if the account is gone). */
+  ownerUsername: string | null;
   merchantId: string | null;
   storeName: string | null;
   kioskId: string | null;
@@ -31,6 +33,7 @@ interface DeviceRow {
   kind: DeviceKind;
   name: string;
   owner_user_id: string;
+  owner_username: string | null;
   merchant_id: string | null;
   store_name: string | null;
   kiosk_id: string | null;
@@ -47,6 +50,7 @@ function toDevice(row: DeviceRow): Device {
     kind: row.kind,
     name: row.name,
     ownerUserId: row.owner_user_id,
+    ownerUsername: row.owner_username,
     merchantId: row.merchant_id,
     storeName: row.store_name,
     kioskId: row.kiosk_id,
@@ -63,11 +67,13 @@ function selectDevices(db: Db) {
     .selectFrom('devices as d')
     .leftJoin('merchants as m', 'm.id', 'd.merchant_id')
     .leftJoin('kiosks as k', 'k.id', 'd.kiosk_id')
+    .leftJoin('users as u', 'u.id', 'd.owner_user_id')
     .select([
       'd.id',
       'd.kind',
       'd.name',
       'd.owner_user_id',
+      'u.username as owner_username',
       'd.merchant_id',
       'm.store_name',
       'd.kiosk_id',

@@ -45,7 +45,7 @@ export async function listManagedDevices(
     caller.role === 'admin' ? { all: true } : { ownerUserId: caller.userId },
     DEVICE_LIST_LIMIT,
   );
-  return devices.map((device) => deviceView(device, device));
+  return devices.map((device) => deviceView(device, device, caller.role === 'admin'));
 }
 
 /** The calling device itself (GET /api/devices/me). */
@@ -66,7 +66,7 @@ export async function revokeManagedDevice(
   await revokeDevice(deps.db, device.id, deps.now());
   const revoked = await findDevice(deps.db, device.id);
   if (!revoked) throw AppError.of('NOT_FOUND', 'deviceNotFound');
-  return deviceView(revoked, await deviceUse(deps.db, device.id));
+  return deviceView(revoked, await deviceUse(deps.db, device.id), input.caller.role === 'admin');
 }
 
 async function paymentsOf(deps: Pick<DeviceDeps, 'db'>, deviceId: string): Promise<DevicePayment[]> {

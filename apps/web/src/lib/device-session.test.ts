@@ -29,6 +29,7 @@ const answerFor = (kind: 'terminal' | 'kiosk' | 'personal', token: string): Pair
     kiosk_id: null,
     kiosk_name: null,
     owner_user_id: 'owner',
+    owner_username: null,
     created_at: new Date(0).toISOString(),
     last_seen_at: null,
     revoked_at: null,

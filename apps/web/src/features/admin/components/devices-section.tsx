@@ -77,7 +77,7 @@ export function DevicesSection() {
   const belongsTo = (device: Device): string => {
     if (device.kind === 'terminal') return device.store_name ?? '—';
     if (device.kind === 'kiosk') return device.kiosk_name ?? '—';
-    return t('devices.personOf', { id: device.owner_user_id.slice(0, 8) });
+    return device.owner_username ?? t('devices.personOf', { id: device.owner_user_id.slice(0, 8) });
   };
 
   return (
@@ -118,7 +118,10 @@ export function DevicesSection() {
                   {device.name}
                 </td>
                 <td className={`${cellClass} whitespace-nowrap`}>{t(`devices.kinds.${device.kind}`)}</td>
-                <td className={cellClass} translate={device.kind === 'personal' ? undefined : 'no'}>
+                <td
+                  className={cellClass}
+                  translate={device.kind === 'personal' && device.owner_username === null ? undefined : 'no'}
+                >
                   {belongsTo(device)}
                 </td>
                 <td className={`${cellClass} whitespace-nowrap`}>
