@@ -105,7 +105,9 @@ function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   if (i < 0) return fallback;
   const value = Number(process.argv[i + 1]);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+  // Every option is a count (identities, pairs, runs, rounds, a seed): a fraction would run one thing and
+  // print another.
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`--${name} needs a positive whole number`);
   return value;
 }
 

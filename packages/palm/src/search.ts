@@ -260,7 +260,10 @@ export const CASCADE_BLOCK_ENTRIES = 16_384;
  * leads kept. Measured by `npm run bench:palm` on the medium setting, with every head compared: a mate's
  * head (256 symbols) is beaten by ≥ 1/32 of the impostors for 0.17 % of mated probes, nearly all of which
  * the whole coarse prefix at N = 10^6 misses too: the heads add 0.02 percentage points to the shortlist's
- * miss rate (1/16: none measured, 1/64: 0.07; a head of 128 symbols kept at 1/32 adds 1.5).
+ * miss rate (1/16: none measured, 1/64: 0.07; a head of 128 symbols kept at 1/32 adds 1.5). Those figures
+ * predate the camera model: `docs/palm-benchmark.md` at 30bf7a2 has the cascade's first passes adding 3.33
+ * points at the medium level (model A), and decision 046 measured wider keeps (1/24, 1/16) saving at most
+ * three mates of 200 on one tuning seed and none on another.
  */
 export const CASCADE_KEEP_DIVISOR = 32;
 /**
@@ -271,7 +274,8 @@ export const CASCADE_KEEP_DIVISOR = 32;
  * scans (the server's), against 0.04 keeping 1/4 and 0.02 with the heads alone; 1/16 would add 0.59. Keeping
  * 1/8 rather than 1/4 takes about 5 ms off stage 1 on one thread at 10^6 (decision 016). Measured again by
  * bench/palm-stage1.ts (model A, medium, fused, seeds 7 and 11, the plan's extra coarse alignments): 1/16
- * lost 1.75 and 1.25 points more of the mates for about 8 % less CPU per search.
+ * lost 1.75 and 1.25 points more of the mates for about 8 % less CPU per search. Keeping 1/4 lost the same
+ * mates as 1/8 on the tuning set through the camera model (seed 31, medium; decision 046).
  */
 export const CASCADE_LEAD_KEEP_DIVISOR = 8;
 
