@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, lastCode, registerUser, signInAsAdmin } from './support/auth-helpers';
+import { bearer, lastCode, registerUser, signInAsAdmin, uniquePhone } from './support/auth-helpers';
 import {
   askChallenge,
   createPairingCode,
@@ -103,6 +103,59 @@ describe(`devices on ${testDatabaseKind}`, () => {
     // Not the person's, nor the store owner's, to see.
     expect((await devicesSeenBy(person.token)).map((device) => device.id)).not.toContain(kiosk.id);
     expect((await devicesSeenBy(store.token)).map((device) => device.id)).not.toContain(kiosk.id);
+  });
+
+  it('a code sign-in on a kiosk is the person’s palm step-up; a password, another device or a revoked kiosk is not', async () => {
+    const kiosk = await pairDevice(
+      test.app,
+      await createPairingCode(test.app, adminToken, { kind: 'kiosk', kioskId, name: 'Forum kiosk 2' }),
+    );
+    const terminal = await pairedTerminal(test.app, store.token);
+    /**
+     * Signs a new person in (a code to their phone, or their password) with `headers`: their session and its
+     * step-up (a person each: a phone gets 3 codes in 10 minutes).
+     */
+    const signInWith = async (headers: Record<string, string>, by: 'code' | 'password' = 'code') => {
+      const phone = uniquePhone();
+      const person = await registerUser(test.app, test.database, { phone });
+      let credentials: object = { phone, password: person.password };
+      if (by === 'code') {
+        const sent = await post('/api/send-sms-otp', { phone, purpose: 'login' }, {});
+        expect(sent.statusCode, sent.body).toBe(200);
+        credentials = { phone, otp: await lastCode(test.database, phone) };
+      }
+      const signedIn = await post('/api/auth/login', credentials, headers);
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      const token = signedIn.json().token as string;
+      const status = (await get('/Palm/step-up/palm_enrol', bearer(token))).json();
+      return { token, verified: status.verified as boolean };
+    };
+
+    // Not without a kiosk: no device, a store's terminal, or a password on the kiosk.
+    expect((await signInWith({})).verified).toBe(false);
+    expect((await signInWith({ 'x-hasta-device': terminal.token })).verified).toBe(false);
+    expect((await signInWith({ 'x-hasta-device': kiosk.token }, 'password')).verified).toBe(false);
+    expect((await signInWith({ 'x-hasta-device': 'not-a-device' })).verified).toBe(false);
+
+    // On the kiosk, the sign-in code is the step-up: the palm is registered with no second code.
+    const onKiosk = await signInWith({ 'x-hasta-device': kiosk.token });
+    expect(onKiosk.verified).toBe(true);
+    const scan = palms.freshScan(palms.newIdentity());
+    const enrolled = await post(
+      '/Palm/register',
+      {
+        which_hand: 'right',
+        consent: true,
+        scan,
+        ...(await signedScan(test.app, kiosk, { purpose: 'enrol' }, scan.frames, onKiosk.token)),
+      },
+      kiosk.headers(onKiosk.token),
+    );
+    expect(enrolled.statusCode, enrolled.body).toBe(200);
+
+    // A revoked kiosk's token gives nothing (the sign-in itself still works).
+    expect((await post(`/api/devices/${kiosk.id}/revoke`, {}, bearer(adminToken))).statusCode).toBe(200);
+    expect((await signInWith({ 'x-hasta-device': kiosk.token })).verified).toBe(false);
   });
 
   it('a terminal takes its store’s payments alone or beside its owner; the owner and the admin see them', async () => {

@@ -12,6 +12,8 @@ import {
 /** A session just begun: the bearer token (the caller sets it as the session cookie) and its user. */
 export interface SignedIn {
   token: string;
+  /** The new session's id (what step-ups and devices are bound to). */
+  sessionId: string;
   user: PublicUser;
   /** The second factor the new session inherited (a password change), if any. */
   secondFactorAt?: Date | null;
@@ -28,6 +30,6 @@ export async function startSession(
   carried?: SecondFactorCarried,
 ): Promise<SignedIn> {
   if (replacing !== undefined) await revokeSession(db, replacing);
-  const { token } = await createSession(db, user.id, now, carried);
-  return { token, user: toPublicUser(user), secondFactorAt: carried?.secondFactorAt ?? null };
+  const { token, sessionId } = await createSession(db, user.id, now, carried);
+  return { token, sessionId, user: toPublicUser(user), secondFactorAt: carried?.secondFactorAt ?? null };
 }

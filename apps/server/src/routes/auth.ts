@@ -30,15 +30,16 @@ import { changePassword } from '../auth/change-password';
 import { resetForgottenPassword } from '../auth/password-reset';
 import { sendCode } from '../auth/send-code';
 import { toPublicUser } from '../auth/sessions';
-import { signIn } from '../auth/sign-in';
 import { signOut } from '../auth/sign-out';
 import { signUp } from '../auth/sign-up';
 import type { SignedIn } from '../auth/start-session';
 import { identifierOf } from '../auth/users';
 import { secondFactorStep } from '../passkeys/second-factor';
 import { VERIFICATION_TTL_MS, verifyCode } from '../auth/verify-code';
+import { signInOnDevice } from '../devices/kiosk-sign-in';
 import { clientKey } from './support/client-key';
 import { publicOrigin } from './support/public-origin';
+import { deviceToken } from './support/signed-scan';
 import {
   authenticate,
   clearSessionCookie,
@@ -233,18 +234,20 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: AuthDeps }> = async (app,
       config: perClient,
       schema: {
         ...otpTags,
-        summary: 'Log in with a one-time code or a password',
+        summary:
+          'Log in with a one-time code or a password (a code on a paired kiosk also counts as its palm_enrol step-up)',
         body: loginRequestSchema,
         response: { 200: loginResponseSchema },
       },
     },
     async (request, reply) => {
-      const session = await signIn(deps, {
+      const session = await signInOnDevice(deps, {
         identifier: identifierOf(request.body),
         otp: request.body.otp,
         password: request.body.password,
         currentSessionId: (await authenticate(request))?.sessionId,
         client: clientKey(request),
+        deviceToken: deviceToken(request),
       });
       return signedIn(reply, session);
     },

@@ -4,6 +4,7 @@ import { palmRegisterResponseSchema, palmRegistrationStateResponseSchema } from 
 import type { z } from 'zod';
 
 import { apiRequest } from '../../../lib/api-client';
+import { deviceHeaders } from '../../../lib/devices-api';
 import type { SignedScan } from '../../../lib/device-session';
 import { requestLogout } from '../../../lib/logout-request';
 
@@ -30,9 +31,17 @@ export const sendKioskLoginCode = (phone: string) =>
     schema: otpSendResponseSchema,
   });
 
-/** POST /api/auth/login with the code: the session cookie is the person's, on this kiosk, until logout. */
-export const kioskLogin = (phone: string, otp: string) =>
-  apiRequest('/api/auth/login', { method: 'POST', body: { phone, otp }, schema: loginResponseSchema });
+/**
+ * POST /api/auth/login with the code, as this kiosk (its device token): the session cookie is the person's,
+ * on this kiosk, until logout, and the code counts as their palm_enrol step-up (no second code).
+ */
+export const kioskLogin = (phone: string, otp: string, deviceToken: string) =>
+  apiRequest('/api/auth/login', {
+    method: 'POST',
+    body: { phone, otp },
+    headers: deviceHeaders(deviceToken),
+    schema: loginResponseSchema,
+  });
 
 /** POST /Palm/user/palm-registration-state: the signed-in person's hands. */
 export const fetchHands = (signal?: AbortSignal) =>

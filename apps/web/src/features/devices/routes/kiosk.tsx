@@ -196,7 +196,11 @@ function PairedKiosk({ stored, onGone }: { stored: StoredDevice; onGone: () => v
         <Welcome farewell={step.farewell} onStart={() => setStep({ kind: 'sign-in' })} />
       ) : null}
       {step.kind === 'sign-in' ? (
-        <SignIn onSignedIn={() => setStep({ kind: 'person' })} onCancel={() => signOut(null)} />
+        <SignIn
+          deviceToken={stored.token}
+          onSignedIn={() => setStep({ kind: 'person' })}
+          onCancel={() => signOut(null)}
+        />
       ) : null}
       {step.kind === 'person' ? (
         <PersonStep
@@ -249,7 +253,15 @@ function Welcome({ farewell, onStart }: { farewell: Farewell; onStart: () => voi
 }
 
 /** The person's phone, a code sent to it, the code: their session on this kiosk. */
-function SignIn({ onSignedIn, onCancel }: { onSignedIn: () => void; onCancel: () => void }) {
+function SignIn({
+  deviceToken,
+  onSignedIn,
+  onCancel,
+}: {
+  deviceToken: string;
+  onSignedIn: () => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation('kiosk');
   const alertId = useId();
   const [phone, setPhone] = useState('');
@@ -286,7 +298,7 @@ function SignIn({ onSignedIn, onCancel }: { onSignedIn: () => void; onCancel: ()
     setBusy(true);
     setError(null);
     try {
-      await kioskLogin(sentTo, otp);
+      await kioskLogin(sentTo, otp, deviceToken);
       onSignedIn();
     } catch (cause) {
       setError(errorMessage(cause, messages.invalidOtp));
