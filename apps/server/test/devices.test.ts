@@ -137,6 +137,22 @@ describe(`devices on ${testDatabaseKind}`, () => {
     expect((await signInWith({ 'x-hasta-device': kiosk.token }, 'password')).verified).toBe(false);
     expect((await signInWith({ 'x-hasta-device': 'not-a-device' })).verified).toBe(false);
 
+    // Attack: someone who reads the person's email but not their phone signs in on the kiosk with an email
+    // code. The step-up's code would have gone to the phone, so this is no step-up.
+    const phone = uniquePhone();
+    const both = await registerUser(test.app, test.database, { phone });
+    const email = `both-${phone.slice(-9)}@example.test`;
+    await test.database.db.updateTable('users').set({ email }).where('id', '=', both.user.id).execute();
+    expect((await post('/api/email-otp/send', { email, purpose: 'login' }, {})).statusCode).toBe(200);
+    const byEmail = await post(
+      '/api/auth/login',
+      { email, otp: await lastCode(test.database, email) },
+      { 'x-hasta-device': kiosk.token },
+    );
+    expect(byEmail.statusCode, byEmail.body).toBe(200);
+    const emailStepUp = await get('/Palm/step-up/palm_enrol', bearer(byEmail.json().token as string));
+    expect(emailStepUp.json().verified).toBe(false);
+
     // On the kiosk, the sign-in code is the step-up: the palm is registered with no second code.
     const onKiosk = await signInWith({ 'x-hasta-device': kiosk.token });
     expect(onKiosk.verified).toBe(true);
