@@ -1,10 +1,9 @@
-import { STEP_UP_VALID_MS } from '@hasta/contracts/palm-trust';
 import type { AuthDeps } from '../auth/auth-deps';
 import { signIn } from '../auth/sign-in';
 import type { SignedIn } from '../auth/start-session';
 import { AppError } from '../lib/app-error';
 import { ownContactOf } from '../notices/notify-owner';
-import { recordStepUp } from '../palm/palm-step-up-repository';
+import { grantStepUp } from '../palm/palm-step-up';
 import { authenticateDevice } from './device-credential';
 
 /**
@@ -31,14 +30,10 @@ export async function signInOnDevice(
   // Only a code to where the step-up's own code would go (the phone, else the email): a code to an account's
   // email when it has a phone proves less than the step-up asks for.
   if ((await ownContactOf(deps.db, session.user.id)).address !== credentials.identifier) return session;
-  const now = deps.now();
-  await recordStepUp(deps.db, {
-    sessionId: session.sessionId,
-    userId: session.user.id,
-    purpose: 'palm_enrol',
-    method: 'otp',
-    verifiedAt: now,
-    expiresAt: new Date(now.getTime() + STEP_UP_VALID_MS),
-  });
+  await grantStepUp(
+    deps.db,
+    { sessionId: session.sessionId, userId: session.user.id, purpose: 'palm_enrol', method: 'otp' },
+    deps.now(),
+  );
   return session;
 }

@@ -6,7 +6,7 @@ import type { Schema } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import type { Messenger } from '../messaging/messenger';
 import { maskAddress, ownContactOf } from '../notices/notify-owner';
-import { liveStepUpUntil, recordStepUp } from './palm-step-up-repository';
+import { liveStepUpUntil, recordStepUp, type StepUpMethod } from './palm-step-up-repository';
 
 /**
  * The owner's fresh step-up (issue 21): before a palm is enrolled on an account or palm pay is turned back
@@ -76,16 +76,29 @@ export async function verifyStepUpCode(
     },
   );
   if (!ok) throw AppError.of('BAD_REQUEST', 'invalidVerificationCode');
+  const validUntil = await grantStepUp(deps.db, { ...input, method: 'otp' }, now);
+  return { validUntil };
+}
+
+/**
+ * Records a step-up the session has just earned (a code, a passkey, or a code sign-in at a kiosk): it counts
+ * for that session and purpose for STEP_UP_VALID_MS from `now`. Returns until when.
+ */
+export async function grantStepUp(
+  db: Kysely<Schema>,
+  input: { sessionId: string; userId: string; purpose: StepUpPurpose; method: StepUpMethod },
+  now: Date,
+): Promise<Date> {
   const validUntil = new Date(now.getTime() + STEP_UP_VALID_MS);
-  await recordStepUp(deps.db, {
+  await recordStepUp(db, {
     sessionId: input.sessionId,
     userId: input.userId,
     purpose: input.purpose,
-    method: 'otp',
+    method: input.method,
     verifiedAt: now,
     expiresAt: validUntil,
   });
-  return { validUntil };
+  return validUntil;
 }
 
 /** Refuses (403 stepUpRequired) unless the caller's session has a live step-up for `purpose`. */

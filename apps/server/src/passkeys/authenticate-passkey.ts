@@ -1,4 +1,3 @@
-import { STEP_UP_VALID_MS } from '@hasta/contracts/palm-trust';
 import { PASSKEY_CHALLENGE_TTL_MS, type PasskeyAssertionPurpose } from '@hasta/contracts/passkeys';
 import {
   generateAuthenticationOptions,
@@ -11,7 +10,7 @@ import { recordSecondFactor } from '../auth/session-repository';
 import { insertVerification } from '../auth/verification-repository';
 import { VERIFICATION_TTL_MS } from '../auth/verify-code';
 import { AppError } from '../lib/app-error';
-import { recordStepUp } from '../palm/palm-step-up-repository';
+import { grantStepUp } from '../palm/palm-step-up';
 import { challengeOf } from './client-data';
 import type { PasskeyDeps } from './passkey-config';
 import { consumeChallenge, insertChallenge } from './passkey-challenge-repository';
@@ -143,14 +142,10 @@ export async function finishPasskeyAuthentication(
     return { purpose, validUntil: undefined };
   }
   if (purpose === 'sign_in' || purpose === 'reauth') return { purpose, validUntil: undefined };
-  const validUntil = new Date(now.getTime() + STEP_UP_VALID_MS);
-  await recordStepUp(deps.db, {
-    sessionId: caller.sessionId,
-    userId: caller.user.id,
-    purpose,
-    method: 'passkey',
-    verifiedAt: now,
-    expiresAt: validUntil,
-  });
+  const validUntil = await grantStepUp(
+    deps.db,
+    { sessionId: caller.sessionId, userId: caller.user.id, purpose, method: 'passkey' },
+    now,
+  );
   return { purpose, validUntil };
 }
