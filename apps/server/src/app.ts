@@ -234,7 +234,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onClose', () => palm.close());
 
   registerErrorHandling(app);
-  await registerSecurity(app, env);
+  await registerSecurity(app, env, deps.database.db);
   registerPalmRateLimits(app, env);
   registerAuth(app, deps.clock ? { now: deps.clock } : {});
   await registerOpenApi(app);

@@ -470,6 +470,15 @@ export interface PalmPayFreezeEventsTable {
   created_at: Generated<Date>;
 }
 
+/** One limit's hits for one key in its current window, shared by every server process (migration 034). */
+export interface RateLimitCountersTable {
+  counter: string;
+  key_hash: string;
+  window_started_at: Date;
+  window_ms: number;
+  hits: number;
+}
+
 /** A session's verified step-up for one purpose (migration 024); `method` gains 'passkey' later. */
 export interface PalmStepUpsTable {
   id: Generated<string>;
@@ -633,6 +642,7 @@ export interface Schema {
   palm_payment_notices: PalmPaymentNoticesTable;
   palm_disputes: PalmDisputesTable;
   palm_step_ups: PalmStepUpsTable;
+  rate_limit_counters: RateLimitCountersTable;
   palm_enrolment_requests: PalmEnrolmentRequestsTable;
   palm_registration_attempts: PalmRegistrationAttemptsTable;
   tlog_outbox: TlogOutboxTable;

@@ -4,11 +4,10 @@ import { DEVICE_HEADER } from '@hasta/contracts/devices';
 import { hashToken } from '../auth/secrets';
 import { AppError } from '../lib/app-error';
 import { authenticate } from './auth';
+import type { NamedCounter } from './shared-rate-limits';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-/** Counters kept per limit (least recently used dropped first): a bound on the memory they take. */
-const COUNTERS_KEPT = 100_000;
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -53,33 +52,50 @@ function withHook(existing: RouteOptions['onRequest'], hook: Hook): Hook[] {
  * per-client and per-device limits on counters of its own, so asking a challenge does not use up a scan.
  */
 export function registerPalmRateLimits(app: FastifyInstance, env: Env): void {
-  const limiter = (max: number, timeWindow: number, keyGenerator?: (request: FastifyRequest) => string) => {
+  const limiter = (
+    counter: string,
+    max: number,
+    timeWindow: number,
+    keyGenerator?: (request: FastifyRequest) => string,
+  ) => {
     const options = {
+      // The counter it keeps in the database, shared by every server process (shared-rate-limits.ts).
+      counter,
       max,
       timeWindow,
       ...(keyGenerator === undefined ? {} : { keyGenerator }),
       // The API's limit lets everything outside /api/ through; these limits are for exactly those routes.
       allowList: () => false,
-      // Read by the in-memory store each limit gets (its size), though the option's type does not name it.
-      cache: COUNTERS_KEPT,
-    };
+    } satisfies NamedCounter & Record<string, unknown>;
     return app.createRateLimit(options);
   };
   // The client's address, as the API's own limit keys it (an IPv6 client by its /64).
-  const perClient = limiter(env.PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE, MINUTE_MS);
-  const perSession = limiter(env.PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE, MINUTE_MS, (request) =>
-    request.auth ? request.auth.sessionId : '',
+  const perClient = limiter('palm:client', env.PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE, MINUTE_MS);
+  const perSession = limiter(
+    'palm:session',
+    env.PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE,
+    MINUTE_MS,
+    (request) => (request.auth ? request.auth.sessionId : ''),
   );
-  const perAccount = limiter(env.PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR, HOUR_MS, (request) =>
+  const perAccount = limiter('palm:account', env.PALM_RATE_LIMIT_PER_ACCOUNT_PER_HOUR, HOUR_MS, (request) =>
     request.auth ? request.auth.user.id : '',
   );
   const deviceKey = (request: FastifyRequest) => {
     const token = request.headers[DEVICE_HEADER];
     return typeof token === 'string' ? hashToken(token) : '';
   };
-  const perDevice = limiter(env.PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE, MINUTE_MS, deviceKey);
-  const challengesPerClient = limiter(env.PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE, MINUTE_MS);
-  const challengesPerDevice = limiter(env.PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE, MINUTE_MS, deviceKey);
+  const perDevice = limiter('palm:device', env.PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE, MINUTE_MS, deviceKey);
+  const challengesPerClient = limiter(
+    'palm-challenge:client',
+    env.PALM_RATE_LIMIT_PER_CLIENT_PER_MINUTE,
+    MINUTE_MS,
+  );
+  const challengesPerDevice = limiter(
+    'palm-challenge:device',
+    env.PALM_RATE_LIMIT_PER_SESSION_PER_MINUTE,
+    MINUTE_MS,
+    deviceKey,
+  );
   const hasDevice = (request: FastifyRequest) => typeof request.headers[DEVICE_HEADER] === 'string';
 
   const byClient: Hook = async (request, reply) => {

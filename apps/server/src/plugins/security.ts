@@ -2,8 +2,11 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import type { Kysely } from 'kysely';
+import type { Schema } from '../db/schema';
 import type { Env } from '../env';
 import { AppError } from '../lib/app-error';
+import { sharedRateLimitStore } from './shared-rate-limits';
 
 const RATE_LIMIT_WINDOW_MS = 60_000;
 
@@ -34,7 +37,7 @@ export function contentSecurityPolicy(env: Env): Record<string, string[] | null>
   };
 }
 
-export async function registerSecurity(app: FastifyInstance, env: Env): Promise<void> {
+export async function registerSecurity(app: FastifyInstance, env: Env, db: Kysely<Schema>): Promise<void> {
   // Helmet's middleware is built once (its Fastify plugin rebuilds it, parsing the policy, on every request).
   const securityHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(env) },
@@ -56,5 +59,9 @@ export async function registerSecurity(app: FastifyInstance, env: Env): Promise<
     // Only the API is limited here; the built app's files are static and cheap.
     allowList: (request) => !request.url.startsWith('/api/'),
     errorResponseBuilder: () => AppError.of('RATE_LIMITED', 'rateLimited'),
+    // This limit in the process's memory; every route's and palm limit in the database, shared by all processes.
+    store: sharedRateLimitStore(db, (err) =>
+      app.log.warn({ err }, 'pruning the rate limits’ counters failed'),
+    ),
   });
 }
