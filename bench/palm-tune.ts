@@ -47,7 +47,7 @@ import {
   type FeatureOptions,
   type PalmFeatures,
 } from '../packages/palm/src/features';
-import { fuseFeatures } from '../packages/palm/src/fusion';
+import { fuseFeatures, type FusionPlan } from '../packages/palm/src/fusion';
 import {
   coarseGridOf,
   DEFAULT_ALIGNMENT_PLAN,
@@ -94,12 +94,30 @@ function option(name: string, fallback: string): string {
 
 const LEVEL = option('level', 'medium') as SyntheticSetting;
 const IDENTITIES = Number(option('identities', '200'));
-const HOLDS = Number(option('holds', '3'));
+const HOLDS = HOLDS_OPTION();
 const IMPOSTORS = Number(option('impostors', '30000'));
 const SEED = Number(option('seed', '7'));
 const SOURCE = option('source', 'camera');
 const FRAMES = 3;
 const SIZE = 128;
+/**
+ * `--enrol-holds K`: the registration fuses K holds (each hold's frames fused, then holds 1..K-1 aligned to
+ * hold 0 under HOLD_PLAN and averaged in: fusion.ts with a wide plan). `--probe-from P` (default K): the
+ * payment scans are holds P.. only, so runs with different K can be scored on the same scans.
+ */
+const ENROL_HOLDS = Number(option('enrol-holds', '1'));
+const PROBE_FROM = Number(option('probe-from', String(ENROL_HOLDS)));
+if (!(ENROL_HOLDS >= 1 && PROBE_FROM >= ENROL_HOLDS && PROBE_FROM < HOLDS_OPTION()))
+  throw new Error('--enrol-holds K --probe-from P: 1 <= K <= P < holds');
+function HOLDS_OPTION(): number {
+  return Number(option('holds', '3'));
+}
+const HOLD_PLAN: Readonly<FusionPlan> = {
+  rotations_deg: Array.from({ length: 31 }, (_, i) => -30 + 2 * i),
+  maxShift_cells: 3,
+  scales: [0.82, 0.86, 0.91, 0.95, 1, 1.05, 1.1, 1.16, 1.22],
+  ...JSON.parse(option('hold-plan', '{}')),
+};
 /** An alignment plan as JSON (fields of AlignmentPlan to override), for trying plans without editing. */
 const PLAN: Readonly<AlignmentPlan> = { ...DEFAULT_ALIGNMENT_PLAN, ...JSON.parse(option('plan', '{}')) };
 /** Feature options as JSON (fields of FeatureOptions to override). */
@@ -247,20 +265,27 @@ async function main(): Promise<void> {
     const fp: ProbeTemplates[] = [];
     const sp: ProbeTemplates[] = [];
     const fh: ProbeHasher[] = [];
+    const enrolHolds: PalmFeatures[] = [];
     for (let hold = 0; hold < HOLDS; hold++) {
+      if (hold >= ENROL_HOLDS && hold < PROBE_FROM) continue;
       const frames = holds[id]![hold]!;
       const t0 = performance.now();
       const features: PalmFeatures[] = frames.map((frame) => extractFeatures(frame, SIZE, FEATURES));
-      const fused = fuseFeatures(features).features;
+      let fused = fuseFeatures(features).features;
+      if (hold < ENROL_HOLDS) {
+        enrolHolds.push(fused);
+        if (hold === 0) singleEnrol.push(protector.enrol(features[0]!));
+        if (hold < ENROL_HOLDS - 1) continue;
+        fused = fuseFeatures(enrolHolds, HOLD_PLAN).features;
+      }
       if (RAW_IMPOSTORS > 0) {
-        if (hold === 0) rawEnrol.push(encodeCode(fused));
+        if (hold < ENROL_HOLDS) rawEnrol.push(encodeCode(fused));
         else (rawProbes[id] ??= []).push(fused);
       }
-      if (hold === 0) {
+      if (hold < ENROL_HOLDS) {
         fusedEnrol.push(protector.enrol(fused));
         scanMs += performance.now() - t0;
         scans++;
-        singleEnrol.push(protector.enrol(features[0]!));
       } else {
         if (C2F) {
           const hasher = protector.prober(fused, PLAN);

@@ -36,6 +36,28 @@ describe('alignFrame', () => {
     expect(Math.abs(alignment.rotation_deg + 6)).toBeLessThanOrEqual(2);
     expect(correlation).toBeGreaterThan(0.8);
   });
+  it('finds a scale among the plan’s when asked, and keeps to scale 1 when not', () => {
+    const reference = capture(4, 0);
+    // other(p) = reference(1.1 p): the palm looks 1.1× smaller in `other`, so `other` is read at 1 / 1.1.
+    const zoomed = withResponses(
+      reference,
+      alignResponses(reference, { rotation_deg: -8, dx_cells: 0, dy_cells: 0, scale: 1.1 }).responses,
+    );
+    const plan = {
+      rotations_deg: [-10, -8, -6, 0, 6, 8, 10],
+      maxShift_cells: 1,
+      scales: [0.85, 0.91, 1, 1.1],
+    };
+    const scaled = alignFrame(reference, zoomed, plan);
+    expect(scaled.alignment.scale).toBe(0.91);
+    expect(scaled.alignment.rotation_deg).toBe(8);
+    const unscaled = alignFrame(reference, zoomed, { rotations_deg: plan.rotations_deg, maxShift_cells: 1 });
+    expect(unscaled.alignment.scale).toBeUndefined();
+    expect(scaled.correlation).toBeGreaterThan(unscaled.correlation + 0.05);
+    // The frame read back under the alignment found is the reference again, where both see the palm.
+    const back = shiftedResponses(zoomed, scaled.alignment);
+    expect(back.valid.some(Boolean)).toBe(true);
+  });
 });
 
 describe('fuseFeatures', () => {

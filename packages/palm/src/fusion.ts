@@ -24,6 +24,8 @@ export interface FusionPlan {
   rotations_deg: readonly number[];
   /** Whole-cell shifts tried on each axis, −maxShift..maxShift. */
   maxShift_cells: number;
+  /** Scales of a frame tried against the first (its ROI's size relative to the first's; [1] if absent). */
+  scales?: readonly number[];
 }
 
 /**
@@ -67,40 +69,44 @@ export function alignFrame(
   };
   const span = grid * ORIENTATIONS;
   const weights = new Float32Array(a.length);
-  for (const rotation_deg of plan.rotations_deg) {
-    // A whole-cell shift of the rotated responses is a shift of the source position by whole cells, so one
-    // resampling per rotation serves every shift. Cells the rotation leaves out are 0 in `b`, and their
-    // `weights` are 0, so they drop out of every sum below.
-    const rotated = alignResponses(frame, { rotation_deg, dx_cells: 0, dy_cells: 0 });
-    const b = rotated.responses;
-    for (let cell = 0; cell < grid * grid; cell++) {
-      weights.fill(rotated.valid[cell]!, cell * ORIENTATIONS, (cell + 1) * ORIENTATIONS);
-    }
-    for (let dy = -shift; dy <= shift; dy++) {
-      for (let dx = -shift; dx <= shift; dx++) {
-        let ab = 0;
-        let aa = 0;
-        let bb = 0;
-        const x0 = Math.max(0, -dx);
-        const length = (Math.min(grid, grid - dx) - x0) * ORIENTATIONS;
-        for (let y = Math.max(0, -dy); y < Math.min(grid, grid - dy); y++) {
-          const ia = y * span + x0 * ORIENTATIONS;
-          const ib = (y + dy) * span + (x0 + dx) * ORIENTATIONS;
-          for (let i = 0; i < length; i++) {
-            const va = a[ia + i]!;
-            const vb = b[ib + i]!;
-            ab += va * vb;
-            bb += vb * vb;
-            aa += va * va * weights[ib + i]!;
+  for (const scale of plan.scales ?? [1])
+    for (const rotation_deg of plan.rotations_deg) {
+      // A whole-cell shift of the rotated responses is a shift of the source position by whole cells, so one
+      // resampling per rotation serves every shift. Cells the rotation leaves out are 0 in `b`, and their
+      // `weights` are 0, so they drop out of every sum below.
+      const rotated = alignResponses(frame, { rotation_deg, dx_cells: 0, dy_cells: 0, scale });
+      const b = rotated.responses;
+      for (let cell = 0; cell < grid * grid; cell++) {
+        weights.fill(rotated.valid[cell]!, cell * ORIENTATIONS, (cell + 1) * ORIENTATIONS);
+      }
+      for (let dy = -shift; dy <= shift; dy++) {
+        for (let dx = -shift; dx <= shift; dx++) {
+          let ab = 0;
+          let aa = 0;
+          let bb = 0;
+          const x0 = Math.max(0, -dx);
+          const length = (Math.min(grid, grid - dx) - x0) * ORIENTATIONS;
+          for (let y = Math.max(0, -dy); y < Math.min(grid, grid - dy); y++) {
+            const ia = y * span + x0 * ORIENTATIONS;
+            const ib = (y + dy) * span + (x0 + dx) * ORIENTATIONS;
+            for (let i = 0; i < length; i++) {
+              const va = a[ia + i]!;
+              const vb = b[ib + i]!;
+              ab += va * vb;
+              bb += vb * vb;
+              aa += va * va * weights[ib + i]!;
+            }
           }
-        }
-        const correlation = aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : -1;
-        if (correlation > best.correlation) {
-          best = { alignment: { rotation_deg, dx_cells: dx, dy_cells: dy }, correlation };
+          const correlation = aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : -1;
+          if (correlation > best.correlation) {
+            best = {
+              alignment: { rotation_deg, dx_cells: dx, dy_cells: dy, ...(scale === 1 ? {} : { scale }) },
+              correlation,
+            };
+          }
         }
       }
     }
-  }
   return best;
 }
 
@@ -115,7 +121,12 @@ export function shiftedResponses(
   const { grid } = frame;
   const { dx_cells: dx, dy_cells: dy } = alignment;
   if (!Number.isInteger(dx) || !Number.isInteger(dy)) throw new RangeError('shifts are whole cells');
-  const rotated = alignResponses(frame, { rotation_deg: alignment.rotation_deg, dx_cells: 0, dy_cells: 0 });
+  const rotated = alignResponses(frame, {
+    rotation_deg: alignment.rotation_deg,
+    dx_cells: 0,
+    dy_cells: 0,
+    ...(alignment.scale === undefined ? {} : { scale: alignment.scale }),
+  });
   const responses = new Float32Array(rotated.responses.length);
   const valid = new Uint8Array(grid * grid);
   for (let y = Math.max(0, -dy); y < Math.min(grid, grid - dy); y++) {
