@@ -14,7 +14,8 @@
  * threshold is at or below every model × level's own, so the tail that is heaviest there sets it.
  *
  * Options: --identities N (per model and level; N × (N − 1) impostor pairs) --workers W --models A,B
- *          --levels easy,medium,hard
+ *          --levels easy,medium,hard --enrol-holds K (registrations fused from K holds, decision 049; the
+ *          server registers 1)
  */
 import { availableParallelism } from 'node:os';
 import { thresholdForFmr, type ImpostorModel } from '../packages/palm/src/search';
@@ -44,6 +45,8 @@ const WORKERS = option('workers', Math.max(1, Math.min(2, availableParallelism()
 const RUN_MODELS = listOption('models', ['A']) as ModelName[];
 for (const m of RUN_MODELS) if (!MODEL_NAMES.includes(m)) throw new Error(`unknown model ${m}`);
 const RUN_LEVELS = listOption('levels', [...LEVEL_NAMES]) as NuisanceLevel[];
+const ENROL_HOLDS = option('enrol-holds', 1);
+if (!Number.isInteger(ENROL_HOLDS)) throw new Error('--enrol-holds must be a whole number');
 /** The FMRs the server's thresholds are set at: FPIR_TARGET / N for galleries of 1 to BIG_N entries. */
 const LOW_FMR = FPIR_TARGET / BIG_N;
 const HIGH_FMR = FPIR_TARGET;
@@ -51,12 +54,14 @@ const KEY = Uint8Array.from({ length: 32 }, (_, i) => (i * 41 + 7) & 0xff);
 
 async function main(): Promise<void> {
   const started = performance.now();
+  if (ENROL_HOLDS > 1) console.log(`registrations fused from ${ENROL_HOLDS} holds (decision 049)`);
   const pool = new Pool(WORKERS, KEY);
   const fits: { model: ModelName; level: NuisanceLevel; fit: ImpostorModel; impostor: Float64Array }[] = [];
   for (const level of RUN_LEVELS) {
     for (const model of RUN_MODELS) {
-      const impostor = (await fusedImpostorScores(pool, model, level, SEEDS.calibration, IDENTITIES))
-        .normalised;
+      const impostor = (
+        await fusedImpostorScores(pool, model, level, SEEDS.calibration, IDENTITIES, ENROL_HOLDS)
+      ).normalised;
       const fit = fitImpostorTail(impostor);
       fits.push({ model, level, fit, impostor });
       console.log(

@@ -22,6 +22,8 @@ export async function fusedImpostorScores(
   level: NuisanceLevel,
   seed: number,
   palms: number,
+  /** Holds each registration is fused from (decision 049; the server registers one). */
+  enrolHolds = 1,
 ): Promise<{ distances: Float64Array; normalised: Float64Array }> {
   const shape = layout(new TemplateProtector(pool.key));
   const config: BuildConfig = {
@@ -32,6 +34,7 @@ export async function fusedImpostorScores(
     frames: SCAN_FRAMES,
     maxHolds: 1,
     roles: 'both',
+    ...(enrolHolds > 1 ? { enrolHolds } : {}),
   };
   const fused = kindBuffers(shape, palms, false);
   await pool.build(config, { fused }, palms);

@@ -47,7 +47,7 @@ import {
   type FeatureOptions,
   type PalmFeatures,
 } from '../packages/palm/src/features';
-import { fuseFeatures, type FusionPlan } from '../packages/palm/src/fusion';
+import { fuseFeatures, HOLD_FUSION_PLAN, type FusionPlan } from '../packages/palm/src/fusion';
 import {
   coarseGridOf,
   DEFAULT_ALIGNMENT_PLAN,
@@ -102,7 +102,7 @@ const FRAMES = 3;
 const SIZE = 128;
 /**
  * `--enrol-holds K`: the registration fuses K holds (each hold's frames fused, then holds 1..K-1 aligned to
- * hold 0 under HOLD_PLAN and averaged in: fusion.ts with a wide plan). `--probe-from P` (default K): the
+ * hold 0 under fusion.ts HOLD_FUSION_PLAN, or `--hold-plan` JSON over it, and averaged in). `--probe-from P` (default K): the
  * payment scans are holds P.. only, so runs with different K can be scored on the same scans.
  */
 const ENROL_HOLDS = Number(option('enrol-holds', '1'));
@@ -112,12 +112,7 @@ if (!(ENROL_HOLDS >= 1 && PROBE_FROM >= ENROL_HOLDS && PROBE_FROM < HOLDS_OPTION
 function HOLDS_OPTION(): number {
   return Number(option('holds', '3'));
 }
-const HOLD_PLAN: Readonly<FusionPlan> = {
-  rotations_deg: Array.from({ length: 31 }, (_, i) => -30 + 2 * i),
-  maxShift_cells: 3,
-  scales: [0.82, 0.86, 0.91, 0.95, 1, 1.05, 1.1, 1.16, 1.22],
-  ...JSON.parse(option('hold-plan', '{}')),
-};
+const HOLD_PLAN: Readonly<FusionPlan> = { ...HOLD_FUSION_PLAN, ...JSON.parse(option('hold-plan', '{}')) };
 /** An alignment plan as JSON (fields of AlignmentPlan to override), for trying plans without editing. */
 const PLAN: Readonly<AlignmentPlan> = { ...DEFAULT_ALIGNMENT_PLAN, ...JSON.parse(option('plan', '{}')) };
 /** Feature options as JSON (fields of FeatureOptions to override). */

@@ -33,6 +33,7 @@ import {
 } from '../packages/palm/src/search';
 import { normaliserFor, type CohortStats } from '../packages/palm/src/score-normalisation';
 import { extractFeatures } from '../packages/palm/src/features';
+import { fuseFeatures, HOLD_FUSION_PLAN } from '../packages/palm/src/fusion';
 import { createRng } from '../packages/palm/src/random';
 import type { NuisanceLevel } from './palm-data/camera';
 import {
@@ -95,6 +96,13 @@ export interface BuildConfig {
    * (their probe templates only), as the server uses them; 'both': every hold makes both.
    */
   roles: 'server' | 'both';
+  /**
+   * Holds a registration is fused from (decision 049; 1 when absent). With more, and roles 'both' (the
+   * calibration's impostor pairs), a slot's enrolled template is its palm's own hold fused with holds numbered
+   * 500, 501, … (each hold's frames fused, then the holds across, fusion.ts HOLD_FUSION_PLAN), and its probe
+   * the hold alone. The benchmark's 'server' roles and the one-capture and gated scans do not have it yet.
+   */
+  enrolHolds?: number;
 }
 
 export interface BuildTally {
@@ -356,7 +364,30 @@ export function buildIdentities(
         tally.dataPointScans++;
       }
       const fused = fuse(Array.from({ length: SCAN_FRAMES }, (_, f) => hold.features(f)));
-      if (fused) tally.protect_ms += store(protector, shape, buffers.fused, slot, fused, roles);
+      const enrolHolds = config.enrolHolds ?? 1;
+      if (enrolHolds > 1) {
+        if (config.roles !== 'both' || buffers.single || buffers.gatedFused || buffers.gatedSingle) {
+          throw new Error('registrations of several holds: only for the fused scans of roles "both"');
+        }
+        const others = Array.from({ length: enrolHolds - 1 }, (_, k) => {
+          const other = capture(500 + k);
+          const features = fuse(Array.from({ length: SCAN_FRAMES }, (_, f) => other.features(f)));
+          tally.extract_ms += other.extract_ms;
+          tally.capture_ms += other.capture_ms;
+          return features;
+        });
+        if (fused && others.every((f) => f !== undefined)) {
+          const t0 = performance.now();
+          const registration = fuseFeatures([fused, ...others], HOLD_FUSION_PLAN).features;
+          tally.fuse_ms += performance.now() - t0;
+          const enrolOnly = { enrol: true, probe: false };
+          tally.protect_ms += store(protector, shape, buffers.fused, slot, registration, enrolOnly);
+          tally.protect_ms += store(protector, shape, buffers.fused, slot, fused, {
+            enrol: false,
+            probe: true,
+          });
+        }
+      } else if (fused) tally.protect_ms += store(protector, shape, buffers.fused, slot, fused, roles);
       tally.scans += 2;
       if (!buffers.gatedFused && !buffers.gatedSingle) continue;
       // The gate's table judges the frames of the ungated scan (the hold's first SCAN_FRAMES).

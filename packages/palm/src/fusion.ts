@@ -38,6 +38,17 @@ export const DEFAULT_FUSION_PLAN: Readonly<FusionPlan> = {
 };
 
 /**
+ * A registration's holds aligned to its first (decision 049): two holds of one palm differ as two payments
+ * do, each by up to ±15°, ±10 % in scale and a few cells, so their difference is twice that. Not used by the
+ * server yet: registrations are one hold.
+ */
+export const HOLD_FUSION_PLAN: Readonly<FusionPlan> = {
+  rotations_deg: Array.from({ length: 31 }, (_, i) => -30 + 2 * i),
+  maxShift_cells: 3,
+  scales: [0.82, 0.86, 0.91, 0.95, 1, 1.05, 1.1, 1.16, 1.22],
+};
+
+/**
  * Largest Competitive Code distance (unprotected, at the alignment `alignFrame` chose) between two frames
  * that show one palm. Measured on the medium setting (300 identities): 0.172 ± 0.028 for two captures of one
  * palm (largest 0.273), 0.424 ± 0.029 for two palms (smallest 0.313); 0.30 is over four standard deviations
