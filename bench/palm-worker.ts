@@ -97,10 +97,11 @@ export interface BuildConfig {
    */
   roles: 'server' | 'both';
   /**
-   * Holds a registration is fused from (decision 049; 1 when absent). With more, and roles 'both' (the
-   * calibration's impostor pairs), a slot's enrolled template is its palm's own hold fused with holds numbered
-   * 500, 501, … (each hold's frames fused, then the holds across, fusion.ts HOLD_FUSION_PLAN), and its probe
-   * the hold alone. The benchmark's 'server' roles and the one-capture and gated scans do not have it yet.
+   * Holds a registration is fused from (decision 049; 1 when absent). With more, every fused enrolled
+   * template (ungated and gated; the one-capture scans keep one frame) is its hold's fused features with the
+   * palm's holds numbered 500, 501, … (each fused alone, not gated) aligned to it and averaged in (fusion.ts
+   * HOLD_FUSION_PLAN); probe templates are the hold alone. With roles 'both' a slot's probe is then its hold
+   * alone and its registration that hold with the others.
    */
   enrolHolds?: number;
 }
@@ -348,8 +349,45 @@ export function buildIdentities(
     tally.fuse_ms += performance.now() - t0;
     return fused;
   };
+  const enrolHolds = config.enrolHolds ?? 1;
   for (let identity = from; identity < to; identity++) {
     const palm = palmOf(config.model, config.seed, identity);
+    // A registration of several holds (decision 049): the registration hold's fused features, then the
+    // palm's holds 500, 501, … (each fused alone, never gated) aligned to it and averaged in.
+    let extraHolds: (PalmFeatures | undefined)[] | undefined;
+    const registrationOf = (features: PalmFeatures): PalmFeatures | undefined => {
+      if (enrolHolds === 1) return features;
+      extraHolds ??= Array.from({ length: enrolHolds - 1 }, (_, k) => {
+        const other = new Hold(
+          palm,
+          config.level,
+          holdSeed(config.seed, identity, 500 + k, config.level),
+          SCAN_FRAMES,
+        );
+        const made = fuse(Array.from({ length: SCAN_FRAMES }, (_, f) => other.features(f)));
+        tally.extract_ms += other.extract_ms;
+        tally.capture_ms += other.capture_ms;
+        return made;
+      });
+      const others = extraHolds.filter((f): f is PalmFeatures => f !== undefined);
+      if (others.length < extraHolds.length) return undefined;
+      const t0 = performance.now();
+      const registration = fuseFeatures([features, ...others], HOLD_FUSION_PLAN).features;
+      tally.fuse_ms += performance.now() - t0;
+      return registration;
+    };
+    /** A fused scan's templates: its enrolled one from the registration of several holds when asked. */
+    const storeFused = (kind: KindBuffers, slot: number, features: PalmFeatures, roles: Roles) => {
+      if (enrolHolds === 1 || !roles.enrol) {
+        tally.protect_ms += store(protector, shape, kind, slot, features, roles);
+        return;
+      }
+      const registration = registrationOf(features);
+      if (!registration) return;
+      tally.protect_ms += store(protector, shape, kind, slot, registration, { enrol: true, probe: false });
+      if (roles.probe)
+        tally.protect_ms += store(protector, shape, kind, slot, features, { enrol: false, probe: true });
+    };
     for (let h = 0; h < config.holds; h++) {
       const slot = identity * config.holds + h;
       const roles: Roles =
@@ -364,30 +402,7 @@ export function buildIdentities(
         tally.dataPointScans++;
       }
       const fused = fuse(Array.from({ length: SCAN_FRAMES }, (_, f) => hold.features(f)));
-      const enrolHolds = config.enrolHolds ?? 1;
-      if (enrolHolds > 1) {
-        if (config.roles !== 'both' || buffers.single || buffers.gatedFused || buffers.gatedSingle) {
-          throw new Error('registrations of several holds: only for the fused scans of roles "both"');
-        }
-        const others = Array.from({ length: enrolHolds - 1 }, (_, k) => {
-          const other = capture(500 + k);
-          const features = fuse(Array.from({ length: SCAN_FRAMES }, (_, f) => other.features(f)));
-          tally.extract_ms += other.extract_ms;
-          tally.capture_ms += other.capture_ms;
-          return features;
-        });
-        if (fused && others.every((f) => f !== undefined)) {
-          const t0 = performance.now();
-          const registration = fuseFeatures([fused, ...others], HOLD_FUSION_PLAN).features;
-          tally.fuse_ms += performance.now() - t0;
-          const enrolOnly = { enrol: true, probe: false };
-          tally.protect_ms += store(protector, shape, buffers.fused, slot, registration, enrolOnly);
-          tally.protect_ms += store(protector, shape, buffers.fused, slot, fused, {
-            enrol: false,
-            probe: true,
-          });
-        }
-      } else if (fused) tally.protect_ms += store(protector, shape, buffers.fused, slot, fused, roles);
+      if (fused) storeFused(buffers.fused, slot, fused, roles);
       tally.scans += 2;
       if (!buffers.gatedFused && !buffers.gatedSingle) continue;
       // The gate's table judges the frames of the ungated scan (the hold's first SCAN_FRAMES).
@@ -425,11 +440,12 @@ export function buildIdentities(
           tally.extraHolds += scan.holds - 1;
           // The ungated scan's own frames: the same scan (made, or refused for frames that disagree).
           if (scan.hold === hold && scan.frames.every((f, i) => f === i)) {
-            if (fused) copySlot(shape, buffers.fused, buffers.gatedFused, slot);
+            // (Not when the slot was left unmade: a registration whose other holds' frames disagree.)
+            if (fused && new Uint8Array(buffers.fused.made)[slot])
+              copySlot(shape, buffers.fused, buffers.gatedFused, slot);
           } else {
             const features = fuse(scan.frames.map((f) => scan.hold.features(f)));
-            if (features)
-              tally.protect_ms += store(protector, shape, buffers.gatedFused, slot, features, roles);
+            if (features) storeFused(buffers.gatedFused, slot, features, roles);
           }
         }
       }
