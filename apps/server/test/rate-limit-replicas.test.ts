@@ -48,21 +48,24 @@ describe(`rate limits across two server processes on ${testDatabaseKind}`, () =>
 
   const limited = (answer: { statusCode: number; json(): { message?: string } }) =>
     answer.statusCode === 429 && answer.json().message === messages.rateLimited;
+  /** The i-th call goes to A when i is even, to B when odd. */
+  const onProcess = (i: number) => (i % 2 === 0 ? a.app : b.app);
+  /** A palm call that searches nothing: cancelling a payment nobody made (404 when not limited). */
+  const cancel = (i: number, token: string, remoteAddress: string) =>
+    injectScan(onProcess(i), {
+      method: 'POST',
+      url: '/Palm/authenticate/cancel',
+      payload: { payment_id: crypto.randomUUID() },
+      headers: bearer(token),
+      remoteAddress,
+    });
 
   it('counts one session’s palm calls once, whichever process takes them (20 a minute, not 40)', async () => {
     const receiver = await registerUser(a.app, a.database);
     const answers = [];
     for (let i = 0; i < 30; i += 1) {
       // Every call from a client address of its own, so only the session's limit can stop them.
-      answers.push(
-        await injectScan(i % 2 === 0 ? a.app : b.app, {
-          method: 'POST',
-          url: '/Palm/authenticate/cancel',
-          payload: { payment_id: crypto.randomUUID() },
-          headers: bearer(receiver.token),
-          remoteAddress: freshAddress(),
-        }),
-      );
+      answers.push(await cancel(i, receiver.token, freshAddress()));
     }
     const searched = answers.filter((answer) => !limited(answer));
     expect(searched).toHaveLength(20);
@@ -74,15 +77,7 @@ describe(`rate limits across two server processes on ${testDatabaseKind}`, () =>
     const remoteAddress = freshAddress();
     const answers = [];
     for (let i = 0; i < 30; i += 1) {
-      answers.push(
-        await injectScan(i % 2 === 0 ? a.app : b.app, {
-          method: 'POST',
-          url: '/Palm/authenticate/cancel',
-          payload: { payment_id: crypto.randomUUID() },
-          headers: bearer(receivers[i % 3]!.token),
-          remoteAddress,
-        }),
-      );
+      answers.push(await cancel(i, receivers[i % 3]!.token, remoteAddress));
     }
     expect(answers.filter((answer) => !limited(answer))).toHaveLength(20);
   });
@@ -92,7 +87,7 @@ describe(`rate limits across two server processes on ${testDatabaseKind}`, () =>
     const answers = [];
     for (let i = 0; i < 16; i += 1) {
       answers.push(
-        await (i % 2 === 0 ? a.app : b.app).inject({
+        await onProcess(i).inject({
           method: 'POST',
           url: '/api/palm/not-me',
           payload: { token: `guess-${i}-${'x'.repeat(40)}` },
@@ -117,7 +112,7 @@ describe(`rate limits across two server processes on ${testDatabaseKind}`, () =>
     const answers = [];
     for (let i = 0; i < 30; i += 1) {
       answers.push(
-        await (i % 2 === 0 ? a.app : b.app).inject({
+        await onProcess(i).inject({
           method: 'POST',
           url: '/api/auth/login',
           payload: { email: `nobody-${i}@example.com`, password: 'not-the-password-1A!' },
