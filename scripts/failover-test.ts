@@ -742,6 +742,9 @@ async function main(): Promise<void> {
   const palmPeople = await signedIn(payers);
   const tills = await signedIn(tillPeople);
   for (const person of transferPeople) await codesAhead(database, person, CODES_PER_SENDER);
+  // Every palm caller's paired device is made now, while the database is steady: made on first use, one could
+  // fall in the failover and its insert with it.
+  for (const person of [...palmPeople, ...tills]) await deviceOf(person);
 
   // The load: transfers, palm enrolments one after another, and palm payments at the tills.
   const stop = { now: false };
