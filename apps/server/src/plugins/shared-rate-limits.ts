@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { Kysely } from 'kysely';
+import { hashToken } from '../auth/secrets';
 import type { Schema } from '../db/schema';
 import { countHit, pruneCounters } from '../rate-limits/rate-limit-repository';
 
@@ -43,7 +43,7 @@ class DatabaseCounter implements FastifyRateLimitStore {
 
   incr(key: string, callback: Callback, timeWindow: number): void {
     this.pruneNow();
-    const keyHash = createHash('sha256').update(key).digest('hex');
+    const keyHash = hashToken(key);
     countHit(this.db, { counter: this.counter, keyHash, windowMs: timeWindow }).then(
       ({ hits, ttlMs }) => callback(null, { current: hits, ttl: ttlMs }),
       (error: unknown) => callback(error as Error),
