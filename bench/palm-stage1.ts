@@ -7,13 +7,19 @@
  *
  *   node --import tsx bench/palm-stage1.ts --cache /tmp/palm-tune [--level medium] [--identities 200]
  *        [--impostors 20000] [--protection '{"coarseSmooth_cells":1}'] [--sets base,wide] [--poses]
+ *        [--combos 'lead set,head set,whole set,lead divisor,head divisor[,refine set,refine keep];…']
+ *        [--first-protection '{…}'] [--lead-words 8] [--head-words 16]
  *
  * Per set: stage 1's genuine miss at the shortlists 256 and 1,024 of N = 10^6 (the coarse distance that
  * many of 10^6 impostors reach, from the normal fit of their tail as bench/palm-tune.ts does, and counted
  * among the impostors as bench/palm-cascade.ts does), and what the cascade's first passes add (each block
  * keeping 1/CASCADE_LEAD_KEEP_DIVISOR by the lead and 1/CASCADE_KEEP_DIVISOR by the head, as
  * palm-cascade.ts `cascadeStage1Misses`). `--poses`: the pose (of the dense grid) at which each mate the
- * base set loses at 1,024 is closest, and whether the whole grid keeps it.
+ * base set loses at 1,024 is closest, and whether the whole grid keeps it. `--first-protection`: in the
+ * combos, the leads and heads are read from a coarse prefix made with these parameters on top of
+ * `--protection` (as if a template stored one apart for the first passes), the whole prefix from the other.
+ * A combo's refinement: the `refine keep` of 10^6 entries nearest by the whole prefix are compared again
+ * under the refine set, and the shortlist (1,024) is taken by that distance.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { extractFeatures } from '../packages/palm/src/features';
@@ -244,21 +250,42 @@ function main(): void {
     coarseScales: SCALES,
     coarseShifts: SHIFTS,
   };
+  // --first-protection: the cascade's first passes (leads and heads) read a coarse prefix of their own,
+  // made with these parameters (a template that would store it apart from the one stage 2 compares).
+  const firstProtector = process.argv.includes('--first-protection')
+    ? new TemplateProtector(KEY, {
+        ...DEFAULT_PROTECTION,
+        ...JSON.parse(option('protection', '{}')),
+        ...JSON.parse(option('first-protection', '{}')),
+      })
+    : protector;
   const enrol: ProtectedTemplate[] = [];
+  const firstEnrol: ProtectedTemplate[] = [];
   /** probes[id][hold − 1]: the coarse prefixes of every pose of POSES, back to back. */
   const probes: Uint32Array[][] = [];
+  const firstProbes: Uint32Array[][] = [];
   for (let id = 0; id < IDENTITIES; id++) {
     const list: Uint32Array[] = [];
+    const firstList: Uint32Array[] = [];
     for (let hold = 0; hold < HOLDS; hold++) {
       const fused = fuseFeatures(holds[id]![hold]!.map((frame) => extractFeatures(frame, SIZE))).features;
-      if (hold === 0) enrol.push(protector.enrol(fused));
-      else list.push(protector.prober(fused, plan).probe([{ r: 0, s: 0, dx: 0, dy: 0 }]).coarse);
+      const at = [{ r: 0, s: 0, dx: 0, dy: 0 }];
+      if (hold === 0) {
+        enrol.push(protector.enrol(fused));
+        firstEnrol.push(firstProtector === protector ? enrol.at(-1)! : firstProtector.enrol(fused));
+      } else {
+        list.push(protector.prober(fused, plan).probe(at).coarse);
+        firstList.push(
+          firstProtector === protector ? list.at(-1)! : firstProtector.prober(fused, plan).probe(at).coarse,
+        );
+      }
     }
     probes.push(list);
+    firstProbes.push(firstList);
   }
   const cw = protector.coarseWords;
-  const leadWords = cascadeLeadWords(cw);
-  const headWords = cascadeHeadWords(cw);
+  const leadWords = Number(option('lead-words', String(cascadeLeadWords(cw))));
+  const headWords = Number(option('head-words', String(cascadeHeadWords(cw))));
   const bits = protector.symbolBits;
   const mates: [number, number][] = [];
   for (let id = 0; id < IDENTITIES; id++) for (let h = 0; h < HOLDS - 1; h++) mates.push([id, h]);
@@ -327,25 +354,35 @@ function main(): void {
   // Cascades: the lead and head passes under one set, the whole prefix (the shortlist) under another.
   const combos = option('combos', '');
   for (const spec of combos ? combos.split(';') : []) {
-    const [leadName, headName, wholeName, leadDiv, headDiv] = spec.split(',');
+    const [leadName, headName, wholeName, leadDiv, headDiv, refineName, refineKeep] = spec.split(',');
     const a = setIndices(leadName!);
     const hs = setIndices(headName!);
     const b = setIndices(wholeName!);
+    const r = refineName ? setIndices(refineName) : null;
     const ld = Number(leadDiv ?? CASCADE_LEAD_KEEP_DIVISOR);
     const hd = Number(headDiv ?? CASCADE_KEEP_DIVISOR);
     const hashes = protector.parameters.coarseHashes;
-    const pair = (stored: Uint32Array, probe: Uint32Array) => {
-      const lead = distances(stored, probe, a)[0];
-      const head = distances(stored, probe, hs)[1];
-      const whole = distances(stored, probe, b)[2];
-      return [lead, head, whole] as const;
+    const pair = (x: number, y: number, h: number) => {
+      const lead = distances(firstEnrol[x]!.words, firstProbes[y]![h]!, a)[0];
+      const head = distances(firstEnrol[x]!.words, firstProbes[y]![h]!, hs)[1];
+      const whole = distances(enrol[x]!.words, probes[y]![h]!, b)[2];
+      const refined = r ? distances(enrol[x]!.words, probes[y]![h]!, r)[2] : whole;
+      return [lead, head, whole, refined] as const;
     };
-    const im = impostors.map(([x, y, h]) => pair(enrol[x]!.words, probes[y]![h]!));
-    const ge = mates.map(([id, h]) => pair(enrol[id]!.words, probes[id]![h]!));
+    const im = impostors.map(([x, y, h]) => pair(x, y, h));
+    const ge = mates.map(([id, h]) => pair(id, id, h));
     const wholeIm = sorted(im.map((d) => d[2] / hashes));
     const fit = fitImpostorTail(wholeIm);
     const cut = fit.location + fit.scale * normalQuantile(1024 / 1e6);
     const cascadeLoses = cascadeLosses(im, ld, hd);
+    // The refinement: the `refineKeep` of 10^6 entries nearest by the whole prefix under `wholeName` are
+    // compared again under `refineName`, and the shortlist is the 1,024 nearest of them by that distance.
+    const refinedIm = sorted(im.map((d) => d[3]!));
+    const wholeImCounts = sorted(im.map((d) => d[2]!));
+    const refinedLost = (d: readonly number[]) =>
+      r !== null &&
+      ((1e6 * countAtMost(wholeImCounts, d[2]!)) / IMPOSTORS >= Number(refineKeep) ||
+        (1e6 * countAtMost(refinedIm, d[3]!)) / IMPOSTORS >= 1024);
     let first = 0;
     let total = 0;
     let shortlistOnly = 0;
@@ -353,10 +390,11 @@ function main(): void {
       const { firstPasses, any } = cascadeLoses(d);
       if (d[2] / hashes > cut) shortlistOnly++;
       if (firstPasses) first++;
-      if (any) total++;
+      if (r ? firstPasses || refinedLost(d) : any) total++;
     }
+    const refinement = r ? `, refined ${refineName} (${r.length}) on ${refineKeep} of 10^6` : '';
     console.log(
-      `combo lead ${leadName} (${a.length}) 1/${ld}, head ${headName} (${hs.length}) 1/${hd}, whole ${wholeName} (${b.length}): first passes lose ${pct(first / ge.length)}, ` +
+      `combo lead ${leadName} (${a.length}) 1/${ld}, head ${headName} (${hs.length}) 1/${hd}, whole ${wholeName} (${b.length})${refinement}: first passes lose ${pct(first / ge.length)}, ` +
         `stage 1 loses ${pct(total / ge.length)} (counted); shortlist alone ${pct(shortlistOnly / ge.length)} (fit)`,
     );
   }
