@@ -376,9 +376,11 @@ function main(): void {
     const cut = fit.location + fit.scale * normalQuantile(1024 / 1e6);
     const cascadeLoses = cascadeLosses(im, ld, hd);
     // The refinement: the `refineKeep` of 10^6 entries nearest by the whole prefix under `wholeName` are
-    // compared again under `refineName`, and the shortlist is the 1,024 nearest of them by that distance.
-    const refinedIm = sorted(im.map((d) => d[3]!));
+    // compared again under `refineName`, and the shortlist is the 1,024 nearest of them by that distance
+    // (only the impostors the refinement compares compete with the mate there).
     const wholeImCounts = sorted(im.map((d) => d[2]!));
+    const keepCut = wholeImCounts[Math.ceil((Number(refineKeep) / 1e6) * IMPOSTORS) - 1] ?? Infinity;
+    const refinedIm = sorted(im.filter((d) => d[2]! <= keepCut).map((d) => d[3]!));
     const refinedLost = (d: readonly number[]) =>
       r !== null &&
       ((1e6 * countAtMost(wholeImCounts, d[2]!)) / IMPOSTORS >= Number(refineKeep) ||
