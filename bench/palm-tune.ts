@@ -94,7 +94,7 @@ function option(name: string, fallback: string): string {
 
 const LEVEL = option('level', 'medium') as SyntheticSetting;
 const IDENTITIES = Number(option('identities', '200'));
-const HOLDS = HOLDS_OPTION();
+const HOLDS = Number(option('holds', '3'));
 const IMPOSTORS = Number(option('impostors', '30000'));
 const SEED = Number(option('seed', '7'));
 const SOURCE = option('source', 'camera');
@@ -107,11 +107,8 @@ const SIZE = 128;
  */
 const ENROL_HOLDS = Number(option('enrol-holds', '1'));
 const PROBE_FROM = Number(option('probe-from', String(ENROL_HOLDS)));
-if (!(ENROL_HOLDS >= 1 && PROBE_FROM >= ENROL_HOLDS && PROBE_FROM < HOLDS_OPTION()))
+if (!(ENROL_HOLDS >= 1 && PROBE_FROM >= ENROL_HOLDS && PROBE_FROM < HOLDS))
   throw new Error('--enrol-holds K --probe-from P: 1 <= K <= P < holds');
-function HOLDS_OPTION(): number {
-  return Number(option('holds', '3'));
-}
 const HOLD_PLAN: Readonly<FusionPlan> = { ...HOLD_FUSION_PLAN, ...JSON.parse(option('hold-plan', '{}')) };
 /** An alignment plan as JSON (fields of AlignmentPlan to override), for trying plans without editing. */
 const PLAN: Readonly<AlignmentPlan> = { ...DEFAULT_ALIGNMENT_PLAN, ...JSON.parse(option('plan', '{}')) };

@@ -1,6 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db/schema';
 
+/** A counter's window has passed (the row aliased `c`, or the table's own row when `table` is empty). */
+const windowPassed = (table: 'c.' | '') =>
+  sql`${sql.raw(table)}window_started_at + ${sql.raw(table)}window_ms * interval '1 millisecond' <= statement_timestamp()`;
+
 /**
  * Counts one hit of `keyHash` against the limit `counter` (migration 034) and answers the hits in its window
  * and the milliseconds the window has left. A fixed window, on the database's clock so that every process
@@ -10,7 +14,7 @@ export async function countHit(
   db: Kysely<Schema>,
   hit: { counter: string; keyHash: string; windowMs: number },
 ): Promise<{ hits: number; ttlMs: number }> {
-  const over = sql`c.window_started_at + c.window_ms * interval '1 millisecond' <= statement_timestamp()`;
+  const over = windowPassed('c.');
   const { rows } = await sql<{ hits: number; ttl_ms: number }>`
     INSERT INTO rate_limit_counters AS c (counter, key_hash, window_started_at, window_ms, hits)
     VALUES (${hit.counter}, ${hit.keyHash}, statement_timestamp(), ${hit.windowMs}, 1)
@@ -28,7 +32,6 @@ export async function countHit(
 /** Deletes the counters whose window has passed; answers how many. */
 export async function pruneCounters(db: Kysely<Schema>): Promise<number> {
   const result = await sql`
-    DELETE FROM rate_limit_counters
-    WHERE window_started_at + window_ms * interval '1 millisecond' <= statement_timestamp()`.execute(db);
+    DELETE FROM rate_limit_counters WHERE ${windowPassed('')}`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
